@@ -1,0 +1,602 @@
+package footer
+
+// Smallest encodings, used to bound list lengths and batch sizes.
+var (
+	minSchemaElement     = minSize(&SchemaElement{})
+	minRowGroup          = minSize(&RowGroup{})
+	minColumnChunk       = minSize(&ColumnChunk{})
+	minColumnMetaData    = minSize(&ColumnMetaData{})
+	minKeyValue          = minSize(&KeyValue{})
+	minSortingColumn     = minSize(&SortingColumn{})
+	minPageEncodingStats = minSize(&PageEncodingStats{})
+	minStatistics        = minSize(&Statistics{})
+	minSizeStatistics    = minSize(&SizeStatistics{})
+	minColumnOrder       = minSize(&ColumnOrder{})
+)
+
+var fileMetaDataInfo = structInfo{
+	name: "FileMetaData",
+	fields: []string{1: "version", 2: "schema", 3: "num_rows", 4: "row_groups", 5: "key_value_metadata",
+		6: "created_by", 7: "column_orders", 8: "encryption_algorithm", 9: "footer_signing_key_metadata"},
+	required: 1<<1 | 1<<2 | 1<<3 | 1<<4,
+}
+
+func (v *FileMetaData) decode(d *decoder) {
+	*v = FileMetaData{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tI32:
+				v.Version = d.i32()
+			case 2<<4 | tList:
+				v.Schema = decodeStructs[SchemaElement](d, minSchemaElement, "SchemaElement structs")
+			case 3<<4 | tI64:
+				v.NumRows = d.i64()
+			case 4<<4 | tList:
+				v.RowGroups = decodeStructs[RowGroup](d, minRowGroup, "RowGroup structs")
+			case 5<<4 | tList:
+				v.KeyValueMetadata = decodeStructs[KeyValue](d, minKeyValue, "KeyValue structs")
+			case 6<<4 | tBinary:
+				v.CreatedBy = Some(d.str())
+			case 7<<4 | tList:
+				v.ColumnOrders = decodeStructs[ColumnOrder](d, minColumnOrder, "ColumnOrder unions")
+			case 8<<4 | tStruct:
+				v.EncryptionAlgorithm = new(EncryptionAlgorithm)
+				v.EncryptionAlgorithm.decode(d)
+			case 9<<4 | tBinary:
+				v.FooterSigningKeyMetadata = d.bin()
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&fileMetaDataInfo, id, seen)
+}
+
+func (v *FileMetaData) encode(e *encoder) {
+	var last int16
+	e.i32Field(&last, 1, v.Version)
+	encodeStructs(e, &last, 2, v.Schema)
+	e.i64Field(&last, 3, v.NumRows)
+	encodeStructs(e, &last, 4, v.RowGroups)
+	if v.KeyValueMetadata != nil {
+		encodeStructs(e, &last, 5, v.KeyValueMetadata)
+	}
+	optStr(e, &last, 6, v.CreatedBy)
+	if v.ColumnOrders != nil {
+		encodeStructs(e, &last, 7, v.ColumnOrders)
+	}
+	if v.EncryptionAlgorithm != nil {
+		e.field(&last, 8, tStruct)
+		v.EncryptionAlgorithm.encode(e)
+	}
+	optBin(e, &last, 9, v.FooterSigningKeyMetadata)
+	e.stop()
+}
+
+var schemaElementInfo = structInfo{
+	name: "SchemaElement",
+	fields: []string{1: "type", 2: "type_length", 3: "repetition_type", 4: "name", 5: "num_children",
+		6: "converted_type", 7: "scale", 8: "precision", 9: "field_id", 10: "logicalType"},
+	required: 1 << 4,
+}
+
+func (v *SchemaElement) decode(d *decoder) {
+	*v = SchemaElement{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tI32:
+				v.Type = Some(Type(d.i32()))
+			case 2<<4 | tI32:
+				v.TypeLength = Some(d.i32())
+			case 3<<4 | tI32:
+				v.RepetitionType = Some(FieldRepetitionType(d.i32()))
+			case 4<<4 | tBinary:
+				v.Name = d.str()
+			case 5<<4 | tI32:
+				v.NumChildren = Some(d.i32())
+			case 6<<4 | tI32:
+				v.ConvertedType = Some(ConvertedType(d.i32()))
+			case 7<<4 | tI32:
+				v.Scale = Some(d.i32())
+			case 8<<4 | tI32:
+				v.Precision = Some(d.i32())
+			case 9<<4 | tI32:
+				v.FieldID = Some(d.i32())
+			case 10<<4 | tStruct:
+				v.LogicalType.decode(d)
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&schemaElementInfo, id, seen)
+}
+
+func (v *SchemaElement) encode(e *encoder) {
+	var last int16
+	optI32(e, &last, 1, v.Type)
+	optI32(e, &last, 2, v.TypeLength)
+	optI32(e, &last, 3, v.RepetitionType)
+	e.strField(&last, 4, v.Name)
+	optI32(e, &last, 5, v.NumChildren)
+	optI32(e, &last, 6, v.ConvertedType)
+	optI32(e, &last, 7, v.Scale)
+	optI32(e, &last, 8, v.Precision)
+	optI32(e, &last, 9, v.FieldID)
+	if v.LogicalType.Kind != LogicalNone {
+		e.field(&last, 10, tStruct)
+		v.LogicalType.encode(e)
+	}
+	e.stop()
+}
+
+var rowGroupInfo = structInfo{
+	name: "RowGroup",
+	fields: []string{1: "columns", 2: "total_byte_size", 3: "num_rows", 4: "sorting_columns",
+		5: "file_offset", 6: "total_compressed_size", 7: "ordinal"},
+	required: 1<<1 | 1<<2 | 1<<3,
+}
+
+func (v *RowGroup) decode(d *decoder) {
+	*v = RowGroup{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tList:
+				v.Columns = decodeColumnChunks(d)
+			case 2<<4 | tI64:
+				v.TotalByteSize = d.i64()
+			case 3<<4 | tI64:
+				v.NumRows = d.i64()
+			case 4<<4 | tList:
+				v.SortingColumns = decodeStructs[SortingColumn](d, minSortingColumn, "SortingColumn structs")
+			case 5<<4 | tI64:
+				v.FileOffset = Some(d.i64())
+			case 6<<4 | tI64:
+				v.TotalCompressedSize = Some(d.i64())
+			case 7<<4 | tI16:
+				v.Ordinal = Some(d.i16())
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&rowGroupInfo, id, seen)
+}
+
+// decodeColumnChunks reads RowGroup.columns, telling each chunk's metadata
+// its column index so that equal paths are shared across row groups.
+func decodeColumnChunks(d *decoder) []ColumnChunk {
+	n := d.list(tStruct, minColumnChunk, "ColumnChunk structs")
+	if d.err != nil {
+		return nil
+	}
+	v := make([]ColumnChunk, n)
+	outer := d.col
+	for i := range v {
+		d.col = i
+		v[i].decode(d)
+		if d.err != nil {
+			d.err.index(i)
+			return nil
+		}
+	}
+	d.col = outer
+	return v
+}
+
+func (v *RowGroup) encode(e *encoder) {
+	var last int16
+	encodeStructs(e, &last, 1, v.Columns)
+	e.i64Field(&last, 2, v.TotalByteSize)
+	e.i64Field(&last, 3, v.NumRows)
+	if v.SortingColumns != nil {
+		encodeStructs(e, &last, 4, v.SortingColumns)
+	}
+	optI64(e, &last, 5, v.FileOffset)
+	optI64(e, &last, 6, v.TotalCompressedSize)
+	optI16(e, &last, 7, v.Ordinal)
+	e.stop()
+}
+
+var columnChunkInfo = structInfo{
+	name: "ColumnChunk",
+	fields: []string{1: "file_path", 2: "file_offset", 3: "meta_data", 4: "offset_index_offset",
+		5: "offset_index_length", 6: "column_index_offset", 7: "column_index_length",
+		8: "crypto_metadata", 9: "encrypted_column_metadata"},
+	required: 1 << 2,
+}
+
+func (v *ColumnChunk) decode(d *decoder) {
+	*v = ColumnChunk{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tBinary:
+				v.FilePath = Some(d.str())
+			case 2<<4 | tI64:
+				v.FileOffset = d.i64()
+			case 3<<4 | tStruct:
+				v.MetaData = one(d, &d.cmd, minColumnMetaData)
+				v.MetaData.decode(d)
+			case 4<<4 | tI64:
+				v.OffsetIndexOffset = Some(d.i64())
+			case 5<<4 | tI32:
+				v.OffsetIndexLength = Some(d.i32())
+			case 6<<4 | tI64:
+				v.ColumnIndexOffset = Some(d.i64())
+			case 7<<4 | tI32:
+				v.ColumnIndexLength = Some(d.i32())
+			case 8<<4 | tStruct:
+				v.CryptoMetadata = new(ColumnCryptoMetaData)
+				v.CryptoMetadata.decode(d)
+			case 9<<4 | tBinary:
+				v.EncryptedColumnMetadata = d.bin()
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&columnChunkInfo, id, seen)
+}
+
+func (v *ColumnChunk) encode(e *encoder) {
+	var last int16
+	optStr(e, &last, 1, v.FilePath)
+	e.i64Field(&last, 2, v.FileOffset)
+	if v.MetaData != nil {
+		e.field(&last, 3, tStruct)
+		v.MetaData.encode(e)
+	}
+	optI64(e, &last, 4, v.OffsetIndexOffset)
+	optI32(e, &last, 5, v.OffsetIndexLength)
+	optI64(e, &last, 6, v.ColumnIndexOffset)
+	optI32(e, &last, 7, v.ColumnIndexLength)
+	if v.CryptoMetadata != nil {
+		e.field(&last, 8, tStruct)
+		v.CryptoMetadata.encode(e)
+	}
+	optBin(e, &last, 9, v.EncryptedColumnMetadata)
+	e.stop()
+}
+
+var columnMetaDataInfo = structInfo{
+	name: "ColumnMetaData",
+	fields: []string{1: "type", 2: "encodings", 3: "path_in_schema", 4: "codec", 5: "num_values",
+		6: "total_uncompressed_size", 7: "total_compressed_size", 8: "key_value_metadata",
+		9: "data_page_offset", 10: "index_page_offset", 11: "dictionary_page_offset", 12: "statistics",
+		13: "encoding_stats", 14: "bloom_filter_offset", 15: "bloom_filter_length",
+		16: "size_statistics", 17: "geospatial_statistics"},
+	required: 1<<1 | 1<<2 | 1<<3 | 1<<4 | 1<<5 | 1<<6 | 1<<7 | 1<<9,
+}
+
+func (v *ColumnMetaData) decode(d *decoder) {
+	*v = ColumnMetaData{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tI32:
+				v.Type = Type(d.i32())
+			case 2<<4 | tList:
+				if n := d.list(tI32, 1, "encodings"); d.err == nil {
+					v.Encodings = d.encs.take(n, d.remaining())
+					readInts(d, v.Encodings, tI32)
+				}
+			case 3<<4 | tList:
+				v.PathInSchema = d.path()
+			case 4<<4 | tI32:
+				v.Codec = CompressionCodec(d.i32())
+			case 5<<4 | tI64:
+				v.NumValues = d.i64()
+			case 6<<4 | tI64:
+				v.TotalUncompressedSize = d.i64()
+			case 7<<4 | tI64:
+				v.TotalCompressedSize = d.i64()
+			case 8<<4 | tList:
+				v.KeyValueMetadata = decodeStructs[KeyValue](d, minKeyValue, "KeyValue structs")
+			case 9<<4 | tI64:
+				v.DataPageOffset = d.i64()
+			case 10<<4 | tI64:
+				v.IndexPageOffset = Some(d.i64())
+			case 11<<4 | tI64:
+				v.DictionaryPageOffset = Some(d.i64())
+			case 12<<4 | tStruct:
+				v.Statistics = one(d, &d.stats, minStatistics)
+				v.Statistics.decode(d)
+			case 13<<4 | tList:
+				v.EncodingStats = decodePageEncodingStats(d)
+			case 14<<4 | tI64:
+				v.BloomFilterOffset = Some(d.i64())
+			case 15<<4 | tI32:
+				v.BloomFilterLength = Some(d.i32())
+			case 16<<4 | tStruct:
+				v.SizeStatistics = one(d, &d.sizes, minSizeStatistics)
+				v.SizeStatistics.decode(d)
+			case 17<<4 | tStruct:
+				v.GeospatialStatistics = new(GeospatialStatistics)
+				v.GeospatialStatistics.decode(d)
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&columnMetaDataInfo, id, seen)
+}
+
+// path reads ColumnMetaData.path_in_schema. Within RowGroup.columns it
+// reuses the previous row group's slice for the same column when the
+// encoded bytes are equal, which they nearly always are.
+func (d *decoder) path() []string {
+	start, c := d.p, d.col
+	if c >= 0 && c < len(d.paths) {
+		if raw := d.paths[c].raw; len(raw) <= d.remaining() && string(d.b[start:start+len(raw)]) == string(raw) {
+			d.p += len(raw)
+			return d.paths[c].path
+		}
+	}
+	v := decodeStrings(d, "strings")
+	if d.err == nil && c >= 0 && c <= len(d.paths) {
+		pc := pathCache{raw: d.b[start:d.p], path: v}
+		if c == len(d.paths) {
+			d.paths = append(d.paths, pc)
+		} else {
+			d.paths[c] = pc
+		}
+	}
+	return v
+}
+
+// decodePageEncodingStats reads ColumnMetaData.encoding_stats into slab
+// storage.
+func decodePageEncodingStats(d *decoder) []PageEncodingStats {
+	n := d.list(tStruct, minPageEncodingStats, "PageEncodingStats structs")
+	if d.err != nil {
+		return nil
+	}
+	v := d.pes.take(n, d.remaining()/minPageEncodingStats)
+	for i := range v {
+		v[i].decode(d)
+		if d.err != nil {
+			d.err.index(i)
+			return nil
+		}
+	}
+	return v
+}
+
+func (v *ColumnMetaData) encode(e *encoder) {
+	var last int16
+	e.i32Field(&last, 1, int32(v.Type))
+	encodeInts(e, &last, 2, v.Encodings, tI32)
+	encodeStrings(e, &last, 3, v.PathInSchema)
+	e.i32Field(&last, 4, int32(v.Codec))
+	e.i64Field(&last, 5, v.NumValues)
+	e.i64Field(&last, 6, v.TotalUncompressedSize)
+	e.i64Field(&last, 7, v.TotalCompressedSize)
+	if v.KeyValueMetadata != nil {
+		encodeStructs(e, &last, 8, v.KeyValueMetadata)
+	}
+	e.i64Field(&last, 9, v.DataPageOffset)
+	optI64(e, &last, 10, v.IndexPageOffset)
+	optI64(e, &last, 11, v.DictionaryPageOffset)
+	if v.Statistics != nil {
+		e.field(&last, 12, tStruct)
+		v.Statistics.encode(e)
+	}
+	if v.EncodingStats != nil {
+		encodeStructs(e, &last, 13, v.EncodingStats)
+	}
+	optI64(e, &last, 14, v.BloomFilterOffset)
+	optI32(e, &last, 15, v.BloomFilterLength)
+	if v.SizeStatistics != nil {
+		e.field(&last, 16, tStruct)
+		v.SizeStatistics.encode(e)
+	}
+	if v.GeospatialStatistics != nil {
+		e.field(&last, 17, tStruct)
+		v.GeospatialStatistics.encode(e)
+	}
+	e.stop()
+}
+
+var keyValueInfo = structInfo{
+	name:     "KeyValue",
+	fields:   []string{1: "key", 2: "value"},
+	required: 1 << 1,
+}
+
+func (v *KeyValue) decode(d *decoder) {
+	*v = KeyValue{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tBinary:
+				v.Key = d.internKey()
+			case 2<<4 | tBinary:
+				v.Value = Some(d.str())
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&keyValueInfo, id, seen)
+}
+
+func (v *KeyValue) encode(e *encoder) {
+	var last int16
+	e.strField(&last, 1, v.Key)
+	optStr(e, &last, 2, v.Value)
+	e.stop()
+}
+
+var sortingColumnInfo = structInfo{
+	name:     "SortingColumn",
+	fields:   []string{1: "column_idx", 2: "descending", 3: "nulls_first"},
+	required: 1<<1 | 1<<2 | 1<<3,
+}
+
+func (v *SortingColumn) decode(d *decoder) {
+	*v = SortingColumn{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tI32:
+				v.ColumnIdx = d.i32()
+			case 2<<4 | tTrue, 2<<4 | tFalse:
+				v.Descending = t == tTrue
+			case 3<<4 | tTrue, 3<<4 | tFalse:
+				v.NullsFirst = t == tTrue
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&sortingColumnInfo, id, seen)
+}
+
+func (v *SortingColumn) encode(e *encoder) {
+	var last int16
+	e.i32Field(&last, 1, v.ColumnIdx)
+	e.boolField(&last, 2, v.Descending)
+	e.boolField(&last, 3, v.NullsFirst)
+	e.stop()
+}
+
+var pageEncodingStatsInfo = structInfo{
+	name:     "PageEncodingStats",
+	fields:   []string{1: "page_type", 2: "encoding", 3: "count"},
+	required: 1<<1 | 1<<2 | 1<<3,
+}
+
+func (v *PageEncodingStats) decode(d *decoder) {
+	*v = PageEncodingStats{}
+	var last, id int16
+	var seen uint32
+	if d.enter() {
+		for {
+			var t byte
+			if id, t = d.field(&last); t == tStop {
+				break
+			}
+			switch int(id)<<4 | int(t) {
+			case 1<<4 | tI32:
+				v.PageType = PageType(d.i32())
+			case 2<<4 | tI32:
+				v.Encoding = Encoding(d.i32())
+			case 3<<4 | tI32:
+				v.Count = d.i32()
+			default:
+				d.skip(t)
+				if d.err == nil {
+					continue
+				}
+			}
+			if d.err != nil {
+				break
+			}
+			seen |= 1 << id
+		}
+	}
+	d.done(&pageEncodingStatsInfo, id, seen)
+}
+
+func (v *PageEncodingStats) encode(e *encoder) {
+	var last int16
+	e.i32Field(&last, 1, int32(v.PageType))
+	e.i32Field(&last, 2, int32(v.Encoding))
+	e.i32Field(&last, 3, v.Count)
+	e.stop()
+}
