@@ -1,0 +1,51 @@
+# Quiver build and test entry points. `make test` is what CI runs.
+
+GO          ?= go
+FUZZTIME    ?= 10s
+QEMU        ?= qemu-aarch64-static
+PKGS        := ./...
+
+.PHONY: test vet fixtures unit purego arm64 fuzz bench bench-short generate pq
+
+## test: everything CI checks; fails if any part fails.
+test: vet fixtures unit purego arm64 fuzz bench-short
+
+## vet: go vet on the host and for arm64 (asmdecl checks the assembly frames).
+vet:
+	$(GO) vet $(PKGS)
+	GOARCH=arm64 $(GO) vet $(PKGS)
+	$(GO) vet ./testdata/gen
+
+## fixtures: the files in testdata/ are exactly what their generator writes.
+fixtures:
+	@tmp=$$(mktemp -d) && $(GO) run ./testdata/gen $$tmp && \
+	for f in $$tmp/*; do cmp $$f testdata/$$(basename $$f) || { echo "testdata/$$(basename $$f) is stale: run go run ./testdata/gen"; exit 1; }; done; \
+	rm -rf $$tmp
+
+## unit: the tests on this machine's CPU, with every assembly path it supports.
+unit:
+	$(GO) test -count=1 $(PKGS)
+
+## purego: the portable Go kernels only.
+purego:
+	$(GO) test -count=1 -tags purego $(PKGS)
+
+## arm64: the NEON kernels and everything else, under qemu-user.
+arm64:
+	GOARCH=arm64 $(GO) test -count=1 -short -exec $(QEMU) $(PKGS)
+
+## fuzz: a short burst of every fuzz target in the module.
+fuzz:
+	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
+
+## bench: the full side-by-side comparison (slow: tens of minutes).
+bench:
+	cd bench && $(MAKE) full
+
+## bench-short: every benchmark once on the small datasets, so they keep compiling and running.
+bench-short:
+	cd bench && $(MAKE) short
+
+## pq: build the command-line tool into ./pq.
+pq:
+	$(GO) build -o pq ./cmd/pq

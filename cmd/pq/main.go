@@ -1,0 +1,64 @@
+// Command pq inspects Parquet files: their schema, metadata and (as the
+// reader lands) their data.
+//
+// Usage:
+//
+//	pq schema FILE          the schema tree with types, repetition and levels
+//	pq meta [--json] FILE   row groups, column chunks, sizes, codecs, encodings, statistics
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// command is one pq subcommand: it parses its own flags from args and writes
+// its output to out.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, out io.Writer) error
+}
+
+var commands = []command{
+	{"schema", "print the schema tree with types, repetition and levels", runSchema},
+	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
+}
+
+// errUsage marks an error caused by how pq was called (exit status 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "pq:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(args []string, out io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(out)
+		if len(args) == 0 {
+			return fmt.Errorf("%w: no command given", errUsage)
+		}
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], out)
+		}
+	}
+	return fmt.Errorf("%w: unknown command %q (try pq help)", errUsage, args[0])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "pq inspects Parquet files.\n\nUsage: pq COMMAND [flags] FILE\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+}

@@ -1,0 +1,127 @@
+package footer
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// TailReadSize is how many bytes ReadFooter asks for first, from the end of
+// the file: enough for the footer of most files, so that opening one costs a
+// single read.
+const TailReadSize = 64 << 10
+
+// Magic numbers that open and close a Parquet file.
+const (
+	MagicPlain     = "PAR1" // plaintext footer
+	MagicEncrypted = "PARE" // encrypted footer (modular encryption)
+)
+
+// ErrEncryptedFooter reports a file whose footer is encrypted ("PARE"); it
+// needs decryption keys to read.
+var ErrEncryptedFooter = errors.New("footer: encrypted footer")
+
+// Footer is a file's parsed tail: the FileMetaData, its schema tree and
+// where the metadata lies in the file.
+type Footer struct {
+	Meta   *FileMetaData
+	Schema *Schema
+	// Size is the file size the footer was read against.
+	Size int64
+	// MetaOffset and MetaLength locate the serialized FileMetaData.
+	MetaOffset int64
+	MetaLength int64
+}
+
+// ReadFooter reads and parses the footer of the size-byte Parquet file r.
+//
+// It issues one read of the last [TailReadSize] bytes (the whole file when
+// smaller) and a second only when the metadata is longer. The FileMetaData's
+// binary fields alias a buffer owned by the returned Footer.
+//
+// Errors wrap [ErrCorrupt] and give the offsets involved; a file whose
+// footer is encrypted returns an error wrapping [ErrEncryptedFooter]; read
+// failures are returned wrapped as they come from r.
+func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
+	const trailer = 8 // 4-byte metadata length + 4-byte magic
+	if size < int64(len(MagicPlain))+trailer {
+		return nil, fmt.Errorf("%w: file of %d bytes is too small for a Parquet file (at least 12)", ErrCorrupt, size)
+	}
+	tail := int64(TailReadSize)
+	if tail > size {
+		tail = size
+	}
+	buf := make([]byte, tail)
+	if err := readFull(r, buf, size-tail); err != nil {
+		return nil, fmt.Errorf("footer: reading last %d bytes at offset %d: %w", tail, size-tail, err)
+	}
+	magic := string(buf[tail-4:])
+	switch magic {
+	case MagicPlain:
+	case MagicEncrypted:
+		return nil, fmt.Errorf("%w: file ends with %q; decryption is not supported yet", ErrEncryptedFooter, magic)
+	default:
+		return nil, fmt.Errorf("%w: file ends with %q at offset %d, not the Parquet magic %q", ErrCorrupt, magic, size-4, MagicPlain)
+	}
+	if tail == size && string(buf[:4]) != MagicPlain {
+		return nil, fmt.Errorf("%w: file starts with %q, not the Parquet magic %q", ErrCorrupt, buf[:4], MagicPlain)
+	}
+	metaLen := int64(binary.LittleEndian.Uint32(buf[tail-trailer:]))
+	metaOff := size - trailer - metaLen
+	if metaOff < int64(len(MagicPlain)) {
+		return nil, fmt.Errorf("%w: footer length %d at offset %d exceeds the %d bytes before it", ErrCorrupt, metaLen, size-trailer, size-trailer-int64(len(MagicPlain)))
+	}
+	var meta []byte
+	if have := tail - trailer; metaLen <= have {
+		meta = buf[have-metaLen : have]
+	} else {
+		meta = make([]byte, metaLen)
+		if err := readFull(r, meta, metaOff); err != nil {
+			return nil, fmt.Errorf("footer: reading %d bytes of metadata at offset %d: %w", metaLen, metaOff, err)
+		}
+	}
+	fm := new(FileMetaData)
+	if _, err := Unmarshal(meta, fm); err != nil {
+		return nil, fmt.Errorf("file metadata at offset %d: %w", metaOff, err)
+	}
+	if err := checkCounts(fm); err != nil {
+		return nil, fmt.Errorf("file metadata at offset %d: %w", metaOff, err)
+	}
+	s, err := NewSchema(fm.Schema, fm.ColumnOrders)
+	if err != nil {
+		return nil, fmt.Errorf("file metadata at offset %d: %w", metaOff, err)
+	}
+	for i := range fm.RowGroups {
+		if n := len(fm.RowGroups[i].Columns); n != len(s.Leaves) {
+			return nil, fmt.Errorf("%w: row group %d has %d column chunks for %d leaf columns", ErrCorrupt, i, n, len(s.Leaves))
+		}
+	}
+	return &Footer{Meta: fm, Schema: s, Size: size, MetaOffset: metaOff, MetaLength: metaLen}, nil
+}
+
+// checkCounts rejects row counts no file can hold.
+func checkCounts(fm *FileMetaData) error {
+	if fm.NumRows < 0 {
+		return fmt.Errorf("%w: FileMetaData.num_rows is negative (%d)", ErrCorrupt, fm.NumRows)
+	}
+	for i := range fm.RowGroups {
+		if n := fm.RowGroups[i].NumRows; n < 0 {
+			return fmt.Errorf("%w: row group %d: num_rows is negative (%d)", ErrCorrupt, i, n)
+		}
+	}
+	return nil
+}
+
+// readFull fills p from r at off. io.ReaderAt may report io.EOF along with a
+// full read at the end of the data; only a short read is an error.
+func readFull(r io.ReaderAt, p []byte, off int64) error {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
