@@ -62,18 +62,17 @@ func Files(tb testing.TB) []string {
 	return out
 }
 
-// moduleRoot walks up from the working directory to the directory holding
-// the main module's go.mod.
+// moduleRoot walks up from the working directory to the directory whose
+// go.mod declares the quiver module (passing over bench/'s own go.mod).
 func moduleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			if !strings.HasSuffix(dir, string(filepath.Separator)+"bench") {
-				return dir, nil
-			}
+		if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil &&
+			strings.HasPrefix(string(mod), "module github.com/quiverio/quiver\n") {
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
