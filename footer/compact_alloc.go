@@ -42,6 +42,9 @@ type slab[T any] struct {
 // the result reallocates rather than overwriting a neighbour). limit is how
 // many values the remaining input could still encode, at least n.
 func (s *slab[T]) take(n, limit int) []T {
+	if n == 0 {
+		return []T{} // present but empty: non-nil, and no allocation
+	}
 	if n > len(s.free) {
 		size := max(n, min(max(2*s.last, 16), maxSlab, limit))
 		s.free = make([]T, size)
