@@ -81,7 +81,7 @@ func (s *Schema) LeafByPath(path string) *Node {
 // a root that is not a group, a group that declares no children or more
 // children than the list holds, elements left over after the tree, a leaf
 // without a physical type, a non-root element without a repetition type, a
-// nesting deeper than the levels can count, or a column order count that
+// nesting deeper than the levels can count, an invalid physical type, or a column order count that
 // differs from the leaf count.
 func NewSchema(elems []SchemaElement, orders []ColumnOrder) (*Schema, error) {
 	if len(elems) == 0 {
@@ -143,6 +143,9 @@ func NewSchema(elems []SchemaElement, orders []ColumnOrder) (*Schema, error) {
 		}
 		n.Column = len(s.Leaves)
 		n.Physical = e.Type.Value
+		if n.Physical < TypeBoolean || n.Physical > TypeFixedLenByteArray {
+			return nil, fmt.Errorf("%w: schema element %d (%q): invalid physical type %v", ErrCorrupt, next-1, e.Name, n.Physical)
+		}
 		if n.Physical == TypeFixedLenByteArray {
 			tl, ok := e.TypeLength.Get()
 			if !ok || tl <= 0 {

@@ -5,6 +5,7 @@
 package corpus
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,19 +17,30 @@ import (
 // EnvVar overrides where the corpus is looked for.
 const EnvVar = "QUIVER_PARQUET_TESTING"
 
-// Dir returns the corpus root, or skips tb when it is absent.
-func Dir(tb testing.TB) string {
-	tb.Helper()
+// Lookup returns the corpus root, or an error saying where it was looked
+// for. Fuzz targets use it to add seeds when the corpus is there without
+// skipping when it is not.
+func Lookup() (string, error) {
 	if d := os.Getenv(EnvVar); d != "" {
-		return d
+		return d, nil
 	}
 	root, err := moduleRoot()
 	if err != nil {
-		tb.Skipf("parquet-testing corpus: %v", err)
+		return "", fmt.Errorf("no go.mod of the quiver module above the working directory: %w", err)
 	}
 	d := filepath.Join(root, "..", "shared", "parquet-testing")
 	if _, err := os.Stat(d); err != nil {
-		tb.Skipf("parquet-testing corpus not found at %s (set %s to use another copy): %v", d, EnvVar, err)
+		return "", fmt.Errorf("parquet-testing corpus not found at %s (set %s to use another copy): %w", d, EnvVar, err)
+	}
+	return d, nil
+}
+
+// Dir returns the corpus root, or skips tb when it is absent.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	d, err := Lookup()
+	if err != nil {
+		tb.Skip(err)
 	}
 	return d
 }
@@ -38,6 +50,18 @@ func Dir(tb testing.TB) string {
 func Files(tb testing.TB) []string {
 	tb.Helper()
 	root := Dir(tb)
+	out, err := List(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(out) == 0 {
+		tb.Skipf("parquet-testing corpus at %s holds no .parquet files", root)
+	}
+	return out
+}
+
+// List returns every .parquet file below root, relative to it, sorted.
+func List(root string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -53,13 +77,10 @@ func Files(tb testing.TB) []string {
 		return nil
 	})
 	if err != nil {
-		tb.Fatalf("walking %s: %v", root, err)
-	}
-	if len(out) == 0 {
-		tb.Skipf("parquet-testing corpus at %s holds no .parquet files", root)
+		return nil, fmt.Errorf("walking %s: %w", root, err)
 	}
 	sort.Strings(out)
-	return out
+	return out, nil
 }
 
 // moduleRoot walks up from the working directory to the directory whose
