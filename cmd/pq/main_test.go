@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const fixture = "../../testdata/trips.parquet"
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
+	}
+}
+
+func runPQ(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run(args, &out); err != nil {
+		t.Fatalf("pq %s: %v", strings.Join(args, " "), err)
+	}
+	return out.Bytes()
+}
+
+func TestSchemaGolden(t *testing.T) {
+	golden(t, "trips.schema.txt", runPQ(t, "schema", fixture))
+}
+
+func TestMetaGolden(t *testing.T) {
+	golden(t, "trips.meta.txt", runPQ(t, "meta", fixture))
+}
+
+func TestMetaJSON(t *testing.T) {
+	out := runPQ(t, "meta", "--json", fixture)
+	golden(t, "trips.meta.json", out)
+	var v struct {
+		NumRows   int64 `json:"num_rows"`
+		RowGroups []struct {
+			Columns []struct {
+				Path       string `json:"path"`
+				Statistics *struct {
+					Min *string `json:"min"`
+				} `json:"statistics"`
+			} `json:"columns"`
+		} `json:"row_groups"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.NumRows != 1000 || len(v.RowGroups) != 2 || v.RowGroups[0].Columns[1].Path != "vendor" {
+		t.Errorf("unexpected JSON: %+v", v)
+	}
+	if s := v.RowGroups[0].Columns[5].Statistics; s == nil || s.Min == nil || *s.Min != "3.50" {
+		t.Errorf("fare min statistic = %+v, want 3.50", s)
+	}
+}
+
+func TestFlagAfterFile(t *testing.T) {
+	if !bytes.Equal(runPQ(t, "meta", fixture, "--json"), runPQ(t, "meta", "--json", fixture)) {
+		t.Error("--json after the file gives different output")
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"frobnicate"},
+		{"schema"},
+		{"meta", "--nope", fixture},
+		{"schema", fixture, fixture},
+	} {
+		err := run(args, new(bytes.Buffer))
+		if !errors.Is(err, errUsage) {
+			t.Errorf("pq %q: err = %v, want a usage error", args, err)
+		}
+	}
+}
+
+func TestNotParquet(t *testing.T) {
+	err := run([]string{"meta", "main.go"}, new(bytes.Buffer))
+	if err == nil || !strings.Contains(err.Error(), "main.go") || !strings.Contains(err.Error(), "magic") {
+		t.Errorf("err = %v, want an error naming the file and the bad magic", err)
+	}
+}
