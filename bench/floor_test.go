@@ -1,0 +1,100 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/zstd"
+	"github.com/quiverio/quiver/footer"
+)
+
+// zstdDec is shared by every floor read; DecodeAll is safe for concurrent
+// use and a decoder is costly to build.
+var zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+
+// readFloor is the decompression floor, what every reader must pay at
+// least: it parses the footer (quiver's footer package), reads each column
+// chunk with one ReadAt, walks its page headers (footer.Unmarshal on
+// PageHeader) and decompresses every page with klauspost/compress into a
+// reused buffer. No value is decoded.
+func readFloor(path string, _, _ int) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	ft, err := footer.ReadFooter(f, st.Size())
+	if err != nil {
+		return 0, err
+	}
+	var chunk, out []byte
+	for i, rg := range ft.Meta.RowGroups {
+		for j, cc := range rg.Columns {
+			md := cc.MetaData
+			if md == nil {
+				return 0, fmt.Errorf("row group %d column %d: no column metadata", i, j)
+			}
+			start := md.DataPageOffset
+			if d, ok := md.DictionaryPageOffset.Get(); ok && d > 0 && d < start {
+				start = d
+			}
+			chunk = grow(chunk, int(md.TotalCompressedSize))[:md.TotalCompressedSize]
+			if _, err := f.ReadAt(chunk, start); err != nil {
+				return 0, fmt.Errorf("row group %d column %d: %w", i, j, err)
+			}
+			if out, err = decompressPages(chunk, md.Codec, out); err != nil {
+				return 0, fmt.Errorf("row group %d column %d: %w", i, j, err)
+			}
+		}
+	}
+	return ft.Meta.NumRows, nil
+}
+
+// decompressPages walks the pages of one column chunk and decompresses
+// each into out, which it grows as needed and returns for reuse.
+func decompressPages(chunk []byte, codec footer.CompressionCodec, out []byte) ([]byte, error) {
+	var ph footer.PageHeader
+	for p := 0; p < len(chunk); {
+		n, err := footer.Unmarshal(chunk[p:], &ph)
+		if err != nil {
+			return out, err
+		}
+		p += n
+		size, full := int(ph.CompressedPageSize), int(ph.UncompressedPageSize)
+		if size < 0 || full < 0 || size > len(chunk)-p {
+			return out, fmt.Errorf("page at %d: %d compressed bytes, %d left", p, size, len(chunk)-p)
+		}
+		body := chunk[p : p+size]
+		p += size
+		if v2 := ph.DataPageHeaderV2; v2 != nil {
+			levels := int(v2.DefinitionLevelsByteLength) + int(v2.RepetitionLevelsByteLength)
+			if levels < 0 || levels > size || levels > full {
+				return out, fmt.Errorf("page at %d: %d level bytes in a %d-byte page", p, levels, size)
+			}
+			if !v2.IsCompressedOrDefault() {
+				continue
+			}
+			body, full = body[levels:], full-levels
+		}
+		out = grow(out, full)
+		switch codec {
+		case footer.CodecUncompressed:
+		case footer.CodecSnappy:
+			if _, err := snappy.Decode(out[:full], body); err != nil {
+				return out, err
+			}
+		case footer.CodecZstd:
+			if _, err := zstdDec.DecodeAll(body, out[:0:full]); err != nil {
+				return out, err
+			}
+		default:
+			return out, fmt.Errorf("codec %v is not in the benchmark configurations", codec)
+		}
+	}
+	return out, nil
+}

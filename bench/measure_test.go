@@ -1,0 +1,75 @@
+package bench
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+)
+
+// measure times op in a b.Loop and reports the metrics every benchmark of
+// this package carries: b.SetBytes(bytes) for MB/s of decoded data,
+// allocations, count/s of op's items under unit (rows/s, values/s) and
+// peak-heap-MB. op fails the benchmark by returning an error.
+func measure(b *testing.B, bytes, count int64, unit string, op func() error) {
+	b.Helper()
+	b.SetBytes(bytes)
+	b.ReportAllocs()
+	peak := startHeapPeak()
+	for b.Loop() {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	heap := peak.stop()
+	b.ReportMetric(float64(count)*float64(b.N)/b.Elapsed().Seconds(), unit)
+	b.ReportMetric(float64(heap)/1e6, "peak-heap-MB")
+}
+
+// heapPeak samples the bytes of heap objects (live or not yet swept, the
+// heap in use as the garbage collector sees it) every millisecond and keeps
+// the largest value above the baseline taken, after a GC, at start.
+type heapPeak struct {
+	base uint64
+	peak uint64
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+const heapObjects = "/memory/classes/heap/objects:bytes"
+
+func heapNow(s []metrics.Sample) uint64 {
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func startHeapPeak() *heapPeak {
+	runtime.GC()
+	s := []metrics.Sample{{Name: heapObjects}}
+	h := &heapPeak{base: heapNow(s), done: make(chan struct{})}
+	h.peak = h.base
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		s := []metrics.Sample{{Name: heapObjects}}
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			h.peak = max(h.peak, heapNow(s))
+			select {
+			case <-h.done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return h
+}
+
+// stop ends the sampling and returns the peak above the baseline.
+func (h *heapPeak) stop() uint64 {
+	close(h.done)
+	h.wg.Wait()
+	return h.peak - h.base
+}

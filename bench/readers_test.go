@@ -1,0 +1,212 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	parquetgo "github.com/parquet-go/parquet-go"
+)
+
+// all selects every column or every row group in a reader call.
+const all = -1
+
+// reader is one implementation that reads a Parquet file into memory in
+// its own columnar form. Each function returns the rows it read; col is a
+// top-level column of a flat schema (so also its leaf index), rg a row
+// group, and either may be [all]. Adding quiver is one more entry:
+// arrowio.OpenFile(path, arrowio.ReadOptions{...}) then ReadTable or
+// ReadRowGroup.
+type reader struct {
+	name string
+	read func(path string, col, rg int) (int64, error)
+	// whole reports that the reader only reads whole files (col and rg
+	// always all).
+	whole bool
+}
+
+var readers = []reader{
+	{name: "pqarrow", read: func(path string, col, rg int) (int64, error) { return readPqarrow(path, col, rg, false) }},
+	{name: "pqarrow-parallel", read: func(path string, col, rg int) (int64, error) { return readPqarrow(path, col, rg, true) }},
+	{name: "parquetgo", read: readParquetGo},
+	{name: "floor", read: readFloor, whole: true},
+}
+
+// readPqarrow reads the selection into an arrow.Table with pqarrow
+// (BatchSize 65536, Go allocator), serially or with Parallel set.
+func readPqarrow(path string, col, rg int, parallel bool) (int64, error) {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return 0, err
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 65536, Parallel: parallel}, memory.DefaultAllocator)
+	if err != nil {
+		return 0, err
+	}
+	var tbl arrow.Table
+	if col == all && rg == all {
+		tbl, err = fr.ReadTable(context.Background())
+	} else {
+		tbl, err = fr.ReadRowGroups(context.Background(), pick(col, rdr.MetaData().Schema.NumColumns()), pick(rg, rdr.NumRowGroups()))
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer tbl.Release()
+	return tbl.NumRows(), nil
+}
+
+// pick returns []int{i}, or 0..n-1 when i is all.
+func pick(i, n int) []int {
+	if i != all {
+		return []int{i}
+	}
+	s := make([]int, n)
+	for j := range s {
+		s[j] = j
+	}
+	return s
+}
+
+// readParquetGo reads the selection with parquet-go's columnar API: every
+// page of every selected column chunk, its values read through the typed
+// reader the page offers (ReadInt64s, ReadDoubles, ReadByteArrays, ...) or
+// else ReadValues, into buffers reused across pages. It checks that the
+// values read add up to the column chunks' value counts.
+func readParquetGo(path string, col, rg int) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	pf, err := parquetgo.OpenFile(f, st.Size())
+	if err != nil {
+		return 0, err
+	}
+	var bufs pgBuffers
+	var rows int64
+	for i, g := range pf.RowGroups() {
+		if rg != all && i != rg {
+			continue
+		}
+		rows += g.NumRows()
+		for j, cc := range g.ColumnChunks() {
+			if col != all && j != col {
+				continue
+			}
+			n, err := bufs.readChunk(cc)
+			if err != nil {
+				return 0, fmt.Errorf("row group %d column %d: %w", i, j, err)
+			}
+			if n != cc.NumValues() {
+				return 0, fmt.Errorf("row group %d column %d: read %d values, chunk has %d", i, j, n, cc.NumValues())
+			}
+		}
+	}
+	return rows, nil
+}
+
+// pgBuffers are the typed buffers readParquetGo reads values into.
+type pgBuffers struct {
+	bools  []bool
+	i32    []int32
+	i64    []int64
+	f32    []float32
+	f64    []float64
+	bytes  []byte
+	values []parquetgo.Value
+}
+
+const pgBatch = 4096
+
+// readChunk reads every value of cc and returns how many it read.
+func (b *pgBuffers) readChunk(cc parquetgo.ColumnChunk) (int64, error) {
+	pages := cc.Pages()
+	defer pages.Close()
+	var n int64
+	for {
+		p, err := pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		k, err := b.readPage(p)
+		parquetgo.Release(p)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+func (b *pgBuffers) readPage(p parquetgo.Page) (int64, error) {
+	switch r := p.Values().(type) {
+	case parquetgo.BooleanReader:
+		b.bools = grow(b.bools, pgBatch)
+		return drain(func() (int, error) { return r.ReadBooleans(b.bools) })
+	case parquetgo.Int32Reader:
+		b.i32 = grow(b.i32, pgBatch)
+		return drain(func() (int, error) { return r.ReadInt32s(b.i32) })
+	case parquetgo.Int64Reader:
+		b.i64 = grow(b.i64, pgBatch)
+		return drain(func() (int, error) { return r.ReadInt64s(b.i64) })
+	case parquetgo.FloatReader:
+		b.f32 = grow(b.f32, pgBatch)
+		return drain(func() (int, error) { return r.ReadFloats(b.f32) })
+	case parquetgo.DoubleReader:
+		b.f64 = grow(b.f64, pgBatch)
+		return drain(func() (int, error) { return r.ReadDoubles(b.f64) })
+	case parquetgo.ByteArrayReader:
+		b.bytes = grow(b.bytes, 64<<10)
+		return drain(func() (int, error) {
+			n, err := r.ReadByteArrays(b.bytes)
+			if errors.Is(err, io.ErrShortBuffer) {
+				b.bytes = make([]byte, 2*len(b.bytes))
+				err = nil
+			}
+			return n, err
+		})
+	case parquetgo.FixedLenByteArrayReader:
+		b.bytes = grow(b.bytes, 64<<10)
+		return drain(func() (int, error) { return r.ReadFixedLenByteArrays(b.bytes) })
+	default:
+		b.values = grow(b.values, pgBatch)
+		return drain(func() (int, error) { return r.ReadValues(b.values) })
+	}
+}
+
+// drain calls read until it returns io.EOF and sums the values it read.
+func drain(read func() (int, error)) (int64, error) {
+	var total int64
+	for {
+		n, err := read()
+		total += int64(n)
+		if errors.Is(err, io.EOF) {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// grow returns s if it holds at least n elements, else a new slice of n.
+func grow[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	return make([]T, n)
+}
