@@ -1,0 +1,256 @@
+package kernels
+
+import "fmt"
+
+// DecodeUint32 decodes the next len(dst) values of a stream of bit width at
+// most 32 into dst and returns how many it decoded: len(dst), or fewer with
+// an error when the stream is corrupt or ends early (see [RLEDecoder]).
+func (d *RLEDecoder) DecodeUint32(dst []uint32) (int, error) {
+	if d.width > 32 {
+		return 0, fmt.Errorf("%w: RLE bit width %d above 32", ErrOutOfRange, d.width)
+	}
+	return rleDecode(d, dst, 1<<32, unpack32)
+}
+
+// DecodeIndices is [RLEDecoder.DecodeUint32] for dictionary indices: every
+// index must be below dictLen, the number of dictionary entries, or the
+// error wraps [ErrOutOfRange]. Values before the first bad index are
+// decoded and counted.
+func (d *RLEDecoder) DecodeIndices(dst []uint32, dictLen int) (int, error) {
+	if d.width > 32 || dictLen < 0 {
+		return 0, fmt.Errorf("%w: RLE bit width %d (at most 32), dictionary length %d", ErrOutOfRange, d.width, dictLen)
+	}
+	return rleDecode(d, dst, uint64(dictLen), unpack32)
+}
+
+// DecodeLevels is [RLEDecoder.DecodeUint32] for definition or repetition
+// levels: the bit width must be at most 16 and every level at most maxLevel,
+// or the error wraps [ErrOutOfRange].
+func (d *RLEDecoder) DecodeLevels(dst []int16, maxLevel int16) (int, error) {
+	if err := checkMaxLevel(int(maxLevel), d.width, 16); err != nil {
+		return 0, err
+	}
+	return rleDecode(d, dst, uint64(maxLevel)+1, unpackGeneric[int16])
+}
+
+// DecodeLevelsUint8 is [RLEDecoder.DecodeLevels] for levels held as bytes;
+// the bit width must be at most 8.
+func (d *RLEDecoder) DecodeLevelsUint8(dst []uint8, maxLevel uint8) (int, error) {
+	if err := checkMaxLevel(int(maxLevel), d.width, 8); err != nil {
+		return 0, err
+	}
+	return rleDecode(d, dst, uint64(maxLevel)+1, unpack8)
+}
+
+// DecodeBitmap decodes the next n values of a stream of bit width 1 (RLE
+// booleans, or the definition levels of a flat optional column) into bits
+// [offset, offset+n) of dst in Arrow's LSB-first order, leaving dst's other
+// bits as they were. It returns the number of set bits written, so for
+// definition levels n minus the result is the null count. Repeated runs
+// become bit-range fills and bit-packed runs are copied as bits, without an
+// intermediate array. On error the count covers the bits written so far.
+func (d *RLEDecoder) DecodeBitmap(dst []byte, offset, n int) (int, error) {
+	if d.width != 1 {
+		return 0, fmt.Errorf("%w: bitmap from an RLE stream of bit width %d, want 1", ErrOutOfRange, d.width)
+	}
+	if err := checkBitRange("DecodeBitmap", len(dst), offset, n); err != nil {
+		return 0, err
+	}
+	set, off := 0, uint(offset)
+	for n > 0 {
+		switch {
+		case d.rleLeft > 0:
+			k := min(d.rleLeft, n)
+			fillBits(dst, off, uint(k), d.rleValue != 0)
+			set += k * int(d.rleValue)
+			d.rleLeft -= k
+			d.consumed += k
+			n -= k
+			off += uint(k)
+		case d.bpLeft > 0:
+			k := min(d.bpLeft, n, d.bpAvail-d.bpPos)
+			if k == 0 {
+				return set, d.truncated()
+			}
+			copyBits(dst, off, d.bpData, uint(d.bpPos), uint(k))
+			set += countBits(dst, off, uint(k))
+			d.bpPos += k
+			d.bpLeft -= k
+			d.consumed += k
+			n -= k
+			off += uint(k)
+		default:
+			if err := d.nextRun(n); err != nil {
+				return set, err
+			}
+		}
+	}
+	return set, nil
+}
+
+// Skip moves past the next n values without decoding them and returns how
+// many it skipped: n, or fewer with an error when the stream ends early.
+// Skipped values are not checked against any bound.
+func (d *RLEDecoder) Skip(n int) (int, error) {
+	if d.width > 32 {
+		return 0, fmt.Errorf("%w: RLE bit width %d above 32", ErrOutOfRange, d.width)
+	}
+	done := 0
+	for done < n {
+		switch {
+		case d.rleLeft > 0:
+			k := min(d.rleLeft, n-done)
+			d.rleLeft -= k
+			done += k
+		case d.bpLeft > 0:
+			k := min(d.bpLeft, n-done, d.bpAvail-d.bpPos)
+			if k == 0 {
+				d.consumed += done
+				return done, d.truncated()
+			}
+			d.bpPos += k
+			d.bpLeft -= k
+			done += k
+		default:
+			if err := d.nextRun(n - done); err != nil {
+				d.consumed += done
+				return done, err
+			}
+		}
+	}
+	d.consumed += done
+	return done, nil
+}
+
+// DefLevelsToBitmap decodes the RLE/bit-packing hybrid definition levels of
+// a flat optional column (maximum definition level 1, so bit width 1) from
+// src straight into an Arrow validity bitmap: bit offset+i of dst is set when
+// value i is present. It reads n levels, leaves dst's other bits as they
+// were, and returns the null count. src starts at the first run header (after
+// the 4-byte length of data page v1). Errors are those of
+// [RLEDecoder.DecodeBitmap].
+func DefLevelsToBitmap(dst []byte, offset int, src []byte, n int) (int, error) {
+	var d RLEDecoder
+	d.Reset(src, 1)
+	set, err := d.DecodeBitmap(dst, offset, n)
+	if err != nil {
+		return 0, err
+	}
+	return n - set, nil
+}
+
+// rleDecode decodes len(dst) values, each below bound, with unpack (one of
+// the dispatched unpack kernels) for bit-packed runs.
+func rleDecode[T packable](d *RLEDecoder, dst []T, bound uint64, unpack func([]T, []byte, uint)) (int, error) {
+	check := bound < 1<<d.width // otherwise every value of the width is in range
+	n := 0
+	for n < len(dst) {
+		switch {
+		case d.rleLeft > 0:
+			if check && d.rleValue >= bound {
+				return n, d.outOfRange(d.rleValue, bound)
+			}
+			k := min(d.rleLeft, len(dst)-n)
+			fillValues(dst[n:n+k], T(d.rleValue))
+			d.rleLeft -= k
+			d.consumed += k
+			n += k
+		case d.bpLeft > 0:
+			k, err := rleUnpack(d, dst[n:], unpack)
+			if check {
+				if i, v := firstAtLeast(dst[n:n+k], bound); i >= 0 {
+					d.consumed += i
+					return n + i, d.outOfRange(v, bound)
+				}
+			}
+			d.consumed += k
+			n += k
+			if err != nil {
+				return n, err
+			}
+		default:
+			if err := d.nextRun(len(dst) - n); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// outOfRange is the error for a decoded value v at or above bound.
+func (d *RLEDecoder) outOfRange(v, bound uint64) error {
+	return fmt.Errorf("%w: RLE value %d after %d values (before byte %d), bound %d", ErrOutOfRange, v, d.consumed, d.pos, bound)
+}
+
+// rleUnpack copies as many values of the current bit-packed run into dst as
+// both hold. A group of eight already partly read is unpacked whole into a
+// local array; the rest start on a group boundary and go to unpack directly.
+func rleUnpack[T packable](d *RLEDecoder, dst []T, unpack func([]T, []byte, uint)) (int, error) {
+	k := min(d.bpLeft, len(dst))
+	var err error
+	if left := d.bpAvail - d.bpPos; k > left {
+		k, err = left, d.truncated()
+	}
+	w := int(d.width)
+	i := 0
+	if r := d.bpPos & 7; r != 0 && k > 0 {
+		g0 := d.bpPos - r
+		var g [8]T
+		m := min(8, d.bpAvail-g0)
+		unpackTail(g[:m], d.bpData[g0/8*w:], d.width)
+		i = copy(dst[:k], g[r:m])
+	}
+	if i < k {
+		at := (d.bpPos + i) / 8 * w
+		unpack(dst[i:k], d.bpData[at:at+((k-i)*w+7)/8], d.width)
+	}
+	d.bpPos += k
+	d.bpLeft -= k
+	return k, err
+}
+
+// truncated is the error for a bit-packed run whose bytes end before a
+// value that is wanted.
+func (d *RLEDecoder) truncated() error {
+	return fmt.Errorf("%w: bit-packed run ending at byte %d holds %d of its %d values, more wanted after %d values",
+		ErrCorrupt, d.pos, d.bpAvail, d.bpPos+d.bpLeft, d.consumed)
+}
+
+// fillValues sets every element of s to v: a plain loop for short runs,
+// memclr for zero, and doubling copies (memmove) for long runs.
+func fillValues[T packable](s []T, v T) {
+	if len(s) < 32 {
+		for i := range s {
+			s[i] = v
+		}
+		return
+	}
+	if v == 0 {
+		clear(s)
+		return
+	}
+	for i := range 16 {
+		s[i] = v
+	}
+	for i := 16; i < len(s); i *= 2 {
+		copy(s[i:], s[:i])
+	}
+}
+
+// firstAtLeast returns the index and value of the first element of s at or
+// above bound, or -1. The common, clean case is one branch-free max pass.
+func firstAtLeast[T packable](s []T, bound uint64) (int, uint64) {
+	var m uint64
+	for _, v := range s {
+		m = max(m, uint64(v))
+	}
+	if m < bound {
+		return -1, 0
+	}
+	for i, v := range s {
+		if uint64(v) >= bound {
+			return i, uint64(v)
+		}
+	}
+	return -1, 0
+}
