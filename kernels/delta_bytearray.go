@@ -1,0 +1,193 @@
+package kernels
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// DELTA_BYTE_ARRAY stores, for each value, the length of the prefix it
+// shares with the previous value and its remaining suffix: a
+// DELTA_BINARY_PACKED int32 stream of prefix lengths, then the suffixes as
+// DELTA_LENGTH_BYTE_ARRAY. Decoding takes two calls so that the caller can
+// size the data buffer in between: the values' total length is known only
+// once the lengths are decoded, and shared prefixes make it larger than the
+// page (a few bytes per value can repeat a long prefix), so it has to be
+// checked against the caller's own limits before anything is allocated.
+
+// DeltaByteArrayOffsets decodes the two length streams of a
+// DELTA_BYTE_ARRAY page holding len(offsets)-1 values at the start of src:
+// prefix lengths into prefix (len(prefix) >= len(offsets)-1, caller-owned
+// scratch) and the running offsets of the whole values into offsets[1:],
+// starting from offsets[0], which the caller sets. It returns the bytes the
+// values take in data (offsets[last]-offsets[0]) and where the suffix bytes
+// begin in src; pass src[suffixAt:] to [DeltaByteArrayData].
+//
+// A prefix longer than the previous value (or non-zero for the first), a
+// negative length, suffixes adding up to more bytes than src holds, values
+// past the range of O, or a malformed stream is an error wrapping
+// [ErrCorrupt]; a short prefix slice, an empty offsets slice or a negative
+// offsets[0] wraps [ErrOutOfRange].
+func DeltaByteArrayOffsets[O Offset](offsets []O, prefix []int32, src []byte) (dataLen, suffixAt int, err error) {
+	if len(offsets) == 0 || offsets[0] < 0 || len(prefix) < len(offsets)-1 {
+		return 0, 0, fmt.Errorf("%w: delta byte array needs offsets[0] >= 0 and %d prefix slots, have %d", ErrOutOfRange, max(len(offsets)-1, 0), len(prefix))
+	}
+	n := len(offsets) - 1
+	prefix = prefix[:n]
+	used, err := DeltaBinaryPackedInt32(prefix, src)
+	if err != nil {
+		return 0, 0, err
+	}
+	used2, err := deltaLengths(offsets[1:], src[used:])
+	if err != nil {
+		return 0, 0, err
+	}
+	suffixAt = used + used2
+	base := int64(offsets[0])
+	room := maxOffset[O]() - base         // offset range left
+	suffixRoom := int64(len(src) - suffixAt) // suffix bytes left
+	acc, prev := base, int64(0)
+	for i, p := range prefix {
+		s := int64(offsets[i+1])
+		if p < 0 || int64(p) > prev {
+			return 0, 0, fmt.Errorf("%w: delta byte array value %d: prefix length %d, previous value has %d bytes", ErrCorrupt, i, p, prev)
+		}
+		if s < 0 || s > suffixRoom {
+			return 0, 0, fmt.Errorf("%w: delta byte array value %d: suffix length %d, %d suffix bytes left", ErrCorrupt, i, s, suffixRoom)
+		}
+		suffixRoom -= s
+		l := int64(p) + s
+		if l > room {
+			return 0, 0, fmt.Errorf("%w: delta byte array value %d: %d bytes past offset %d overflow the offsets", ErrCorrupt, i, l, acc)
+		}
+		room -= l
+		acc += l
+		offsets[i+1] = O(acc)
+		prev = l
+	}
+	return int(acc - base), suffixAt, nil
+}
+
+// DeltaByteArrayData copies the values of a DELTA_BYTE_ARRAY page into
+// data[offsets[0]:offsets[len(offsets)-1]], given the offsets and prefix
+// lengths [DeltaByteArrayOffsets] produced and the page's suffix bytes, and
+// returns the number of suffix bytes used. Each value is the first
+// prefix[i] bytes of the previous value followed by its suffix. Bytes of
+// data outside the values' range are not touched. Inconsistent arguments
+// are an error wrapping [ErrCorrupt] (or [ErrShortBuffer] for a short
+// data slice), never a panic.
+func DeltaByteArrayData[O Offset](data []byte, offsets []O, prefix []int32, suffixes []byte) (int, error) {
+	if len(offsets) == 0 || len(prefix) < len(offsets)-1 {
+		return 0, fmt.Errorf("%w: delta byte array: %d prefix slots for %d offsets", ErrOutOfRange, len(prefix), len(offsets))
+	}
+	end := int64(offsets[len(offsets)-1])
+	if offsets[0] < 0 || end > int64(len(data)) {
+		return 0, fmt.Errorf("%w: delta byte array: offsets %d..%d outside %d data bytes", ErrShortBuffer, offsets[0], end, len(data))
+	}
+	data = data[:end]
+	sp := 0
+	prevStart, prevLen := int(offsets[0]), 0
+	for i, p := range prefix[:len(offsets)-1] {
+		start, stop := int(offsets[i]), int(offsets[i+1])
+		s := stop - start - int(p)
+		if p < 0 || int(p) > prevLen || s < 0 || stop > len(data) || s > len(suffixes)-sp {
+			return 0, fmt.Errorf("%w: delta byte array value %d: prefix %d, length %d, previous length %d, %d suffix bytes left", ErrCorrupt, i, p, stop-start, prevLen, len(suffixes)-sp)
+		}
+		copyShort(data, start, data, prevStart, int(p))
+		copyShort(data, start+int(p), suffixes, sp, s)
+		sp += s
+		prevStart, prevLen = start, stop-start
+	}
+	return sp, nil
+}
+
+// DeltaByteArrayFixed decodes a DELTA_BYTE_ARRAY page of
+// FIXED_LEN_BYTE_ARRAY values, width bytes each, into dst (len(dst)/width
+// values, back to back), using scratch (at least 2*len(dst)/width slots,
+// caller-owned) for the lengths, and returns the bytes of src used. Every
+// value must come out exactly width bytes long; anything else is an error
+// wrapping [ErrCorrupt], as are malformed streams. A width below 1, a dst
+// that is not a whole number of values or a short scratch slice wraps
+// [ErrOutOfRange].
+func DeltaByteArrayFixed(dst []byte, width int, scratch []int32, src []byte) (int, error) {
+	if width <= 0 || len(dst)%width != 0 || len(scratch)/2 < len(dst)/width {
+		return 0, fmt.Errorf("%w: delta byte array: %d bytes of %d-byte values with %d scratch slots", ErrOutOfRange, len(dst), width, len(scratch))
+	}
+	n := len(dst) / width
+	prefix, suffix := scratch[:n], scratch[n:2*n]
+	used, err := DeltaBinaryPackedInt32(prefix, src)
+	if err != nil {
+		return 0, err
+	}
+	used2, err := DeltaBinaryPackedInt32(suffix, src[used:])
+	if err != nil {
+		return 0, err
+	}
+	suffixes := src[used+used2:]
+	sp := 0
+	for i, p := range prefix {
+		s := suffix[i]
+		if p < 0 || s < 0 || int64(p)+int64(s) != int64(width) || (i == 0 && p != 0) || int(s) > len(suffixes)-sp {
+			return 0, fmt.Errorf("%w: delta byte array value %d: prefix %d + suffix %d is not the fixed width %d, or past the %d suffix bytes left", ErrCorrupt, i, p, s, width, len(suffixes)-sp)
+		}
+		start := i * width
+		copyShort(dst, start, dst, max(start-width, 0), int(p))
+		copyShort(dst, start+int(p), suffixes, sp, int(s))
+		sp += int(s)
+	}
+	return used + used2 + sp, nil
+}
+
+// AppendDeltaByteArray appends the DELTA_BYTE_ARRAY encoding of the
+// len(offsets)-1 values data[offsets[i]:offsets[i+1]] to dst and returns
+// the extended slice. Offsets that decrease or point outside data, or a
+// value longer than math.MaxInt32 bytes, are an error wrapping
+// [ErrOutOfRange].
+func AppendDeltaByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byte, error) {
+	if err := checkOffsets(offsets, len(data)); err != nil {
+		return dst, err
+	}
+	n := max(len(offsets)-1, 0)
+	return appendDeltaByteArray(dst, n, func(i int) []byte { return data[offsets[i]:offsets[i+1]] }), nil
+}
+
+// AppendDeltaByteArrayFixed appends the DELTA_BYTE_ARRAY encoding of the
+// FIXED_LEN_BYTE_ARRAY values in data, width bytes each, to dst. A width
+// below 1 or above math.MaxInt32, or data that is not a whole number of
+// values, is an error wrapping [ErrOutOfRange].
+func AppendDeltaByteArrayFixed(dst []byte, data []byte, width int) ([]byte, error) {
+	if width <= 0 || width > 1<<31-1 || len(data)%width != 0 {
+		return dst, fmt.Errorf("%w: delta byte array: %d bytes of %d-byte values", ErrOutOfRange, len(data), width)
+	}
+	return appendDeltaByteArray(dst, len(data)/width, func(i int) []byte { return data[i*width : (i+1)*width] }), nil
+}
+
+// appendDeltaByteArray appends the encoding of the n values value(0..n-1).
+// Each section takes its own pass, recomputing shared prefixes rather than
+// keeping them in a scratch slice.
+func appendDeltaByteArray(dst []byte, n int, value func(i int) []byte) []byte {
+	shared := func(i int) int {
+		if i == 0 {
+			return 0
+		}
+		return commonPrefix(value(i-1), value(i))
+	}
+	dst = appendLengths(dst, n, func(i int) uint32 { return uint32(shared(i)) })
+	dst = appendLengths(dst, n, func(i int) uint32 { return uint32(len(value(i)) - shared(i)) })
+	for i := range n {
+		dst = append(dst, value(i)[shared(i):]...)
+	}
+	return dst
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && bytes.Equal(a[i:i+8], b[i:i+8]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,86 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// PlainByteArray decodes len(offsets)-1 PLAIN BYTE_ARRAY values (each a
+// 4-byte little-endian length and its bytes) from src into Arrow offsets
+// and data in one pass. The caller sets offsets[0], where the values begin
+// in data; value i lands in data[offsets[i]:offsets[i+1]]. The values never
+// take more bytes than src holds, so data needs at most offsets[0]+len(src)
+// bytes and can be sized before decoding. Up to 16 bytes of data past the
+// last value may be overwritten.
+//
+// It returns the bytes of data written and of src used. A truncated length
+// or value, or values past the range of O, is an error wrapping
+// [ErrCorrupt]; a data slice too short for the values wraps
+// [ErrShortBuffer], an empty offsets slice or negative offsets[0]
+// [ErrOutOfRange].
+func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed int, err error) {
+	if len(offsets) == 0 || offsets[0] < 0 || int64(offsets[0]) > int64(len(data)) {
+		return 0, 0, fmt.Errorf("%w: plain byte array: offsets[0] outside %d data bytes", ErrOutOfRange, len(data))
+	}
+	base := int(offsets[0])
+	// Writing stops at the end of data or of the offsets' range.
+	limit := int(min(int64(len(data)), maxOffset[O]()))
+	d, pos := base, 0
+	out := offsets[1:]
+	for i := range out {
+		if len(src)-pos < 4 {
+			return 0, 0, fmt.Errorf("%w: plain byte array value %d: length truncated at byte %d of %d", ErrCorrupt, i, pos, len(src))
+		}
+		l := int(binary.LittleEndian.Uint32(src[pos:]))
+		pos += 4
+		if l > len(src)-pos {
+			return 0, 0, fmt.Errorf("%w: plain byte array value %d: length %d at byte %d, %d bytes left", ErrCorrupt, i, l, pos-4, len(src)-pos)
+		}
+		if l > limit-d {
+			if int64(d+l) > maxOffset[O]() {
+				return 0, 0, fmt.Errorf("%w: plain byte array value %d: offset %d overflows", ErrCorrupt, i, d+l)
+			}
+			return 0, 0, fmt.Errorf("%w: plain byte array value %d needs data up to byte %d, have %d", ErrShortBuffer, i, d+l, len(data))
+		}
+		copyShort(data, d, src, pos, l)
+		pos += l
+		d += l
+		out[i] = O(d)
+	}
+	return d - base, pos, nil
+}
+
+// AppendPlainByteArray appends the PLAIN encoding of the len(offsets)-1
+// values data[offsets[i]:offsets[i+1]] to dst and returns the extended
+// slice. Offsets that decrease or point outside data, or a value longer
+// than math.MaxInt32 bytes, are an error wrapping [ErrOutOfRange].
+func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byte, error) {
+	if err := checkOffsets(offsets, len(data)); err != nil {
+		return dst, err
+	}
+	if len(offsets) > 1 {
+		dst = slices.Grow(dst, 4*(len(offsets)-1)+int(offsets[len(offsets)-1]-offsets[0]))
+	}
+	for i := 1; i < len(offsets); i++ {
+		v := data[offsets[i-1]:offsets[i]]
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v)))
+		dst = append(dst, v...)
+	}
+	return dst, nil
+}
+
+// copyShort copies src[s:s+n] to dst[d:d+n]; d, s and n are at least zero
+// and both ranges lie within their slices. Copies of up to 16 bytes with 16
+// bytes of room in both slices move two 8-byte words, loaded before either
+// is stored, and so may overwrite dst[d+n:d+16].
+func copyShort(dst []byte, d int, src []byte, s, n int) {
+	if n <= 16 && d+16 <= len(dst) && s+16 <= len(src) {
+		a := binary.LittleEndian.Uint64(src[s:])
+		b := binary.LittleEndian.Uint64(src[s+8:])
+		binary.LittleEndian.PutUint64(dst[d:], a)
+		binary.LittleEndian.PutUint64(dst[d+8:], b)
+		return
+	}
+	copy(dst[d:d+n], src[s:s+n])
+}
