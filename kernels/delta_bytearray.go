@@ -43,7 +43,7 @@ func DeltaByteArrayOffsets[O Offset](offsets []O, prefix []int32, src []byte) (d
 	}
 	suffixAt = used + used2
 	base := int64(offsets[0])
-	room := maxOffset[O]() - base         // offset range left
+	room := maxOffset[O]() - base            // offset range left
 	suffixRoom := int64(len(src) - suffixAt) // suffix bytes left
 	acc, prev := base, int64(0)
 	for i, p := range prefix {
