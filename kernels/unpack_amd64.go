@@ -1,0 +1,36 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"github.com/quiverio/quiver/kernels/asm"
+	"golang.org/x/sys/cpu"
+)
+
+func init() {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 {
+		unpack32 = unpack32AVX2
+		unpack64 = unpack64AVX2
+		unpack32Impls = append(unpack32Impls, impl[func([]uint32, []byte, uint)]{"avx2", unpack32AVX2})
+		unpack64Impls = append(unpack64Impls, impl[func([]uint64, []byte, uint)]{"avx2", unpack64AVX2})
+	}
+}
+
+// unpack32AVX2 unpacks whole blocks with AVX2, those near the end of src
+// from a padded copy, and the last partial block with the portable twin.
+func unpack32AVX2(dst []uint32, src []byte, width uint) {
+	n := asm.Unpack32AVX2(dst, src, width)
+	var pad [2 * padWindow]byte
+	dst, src, m := padRest(dst, src, n, width, pad[:])
+	n = asm.Unpack32AVX2(dst[:m], pad[:], width)
+	unpackGeneric(dst[n:], src[uint(n)/8*width:], width)
+}
+
+// unpack64AVX2 is unpack32AVX2 for uint64 values.
+func unpack64AVX2(dst []uint64, src []byte, width uint) {
+	n := asm.Unpack64AVX2(dst, src, width)
+	var pad [2 * padWindow]byte
+	dst, src, m := padRest(dst, src, n, width, pad[:])
+	n = asm.Unpack64AVX2(dst[:m], pad[:], width)
+	unpack64Generic(dst[n:], src[uint(n)/8*width:], width)
+}
