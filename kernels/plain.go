@@ -14,7 +14,9 @@ type Word interface {
 
 // Narrow is the set of types INT32 columns annotated INT(8/16, signed or
 // not) decode into.
-type Narrow interface{ ~int8 | ~uint8 | ~int16 | ~uint16 }
+type Narrow interface {
+	~int8 | ~uint8 | ~int16 | ~uint16
+}
 
 // hostLittleEndian reports whether memory holds words least significant
 // byte first, in which case PLAIN words are a straight copy.
