@@ -4,6 +4,7 @@ var (
 	bloomFilterHeaderInfo = structInfo{
 		name:     "BloomFilterHeader",
 		fields:   []string{1: "numBytes", 2: "algorithm", 3: "hash", 4: "compression"},
+		types:    []byte{1: tI32, 2: tStruct, 3: tStruct, 4: tStruct},
 		required: 1<<1 | 1<<2 | 1<<3 | 1<<4,
 	}
 	bloomAlgorithmInfo   = structInfo{name: "BloomFilterAlgorithm", fields: []string{1: "BLOCK"}}
@@ -21,14 +22,14 @@ func (v *BloomFilterHeader) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch bloomFilterHeaderInfo.known(id, t) {
+			case 1:
 				v.NumBytes = d.i32()
-			case 2<<4 | tStruct:
+			case 2:
 				v.Algorithm = BloomFilterAlgorithm(bloomMember(d, &bloomAlgorithmInfo))
-			case 3<<4 | tStruct:
+			case 3:
 				v.Hash = BloomFilterHash(bloomMember(d, &bloomHashInfo))
-			case 4<<4 | tStruct:
+			case 4:
 				v.Compression = BloomFilterCompression(bloomMember(d, &bloomCompressionInfo))
 			default:
 				d.skip(t)

@@ -3,6 +3,7 @@ package footer
 var fileCryptoMetaDataInfo = structInfo{
 	name:     "FileCryptoMetaData",
 	fields:   []string{1: "encryption_algorithm", 2: "key_metadata"},
+	types:    []byte{1: tStruct, 2: tBinary},
 	required: 1 << 1,
 }
 
@@ -16,10 +17,10 @@ func (v *FileCryptoMetaData) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tStruct:
+			switch fileCryptoMetaDataInfo.known(id, t) {
+			case 1:
 				v.EncryptionAlgorithm.decode(d)
-			case 2<<4 | tBinary:
+			case 2:
 				v.KeyMetadata = d.bin()
 			default:
 				d.skip(t)
@@ -102,8 +103,9 @@ var (
 	aesGcmV1Info = structInfo{
 		name:   "AesGcmV1",
 		fields: []string{1: "aad_prefix", 2: "aad_file_unique", 3: "supply_aad_prefix"},
+		types:  []byte{1: tBinary, 2: tBinary, 3: tTrue},
 	}
-	aesGcmCtrV1Info = structInfo{name: "AesGcmCtrV1", fields: aesGcmV1Info.fields}
+	aesGcmCtrV1Info = structInfo{name: "AesGcmCtrV1", fields: aesGcmV1Info.fields, types: aesGcmV1Info.types}
 )
 
 func (v *AesGcmV1) decode(d *decoder) { v.decodeAs(d, &aesGcmV1Info) }
@@ -123,12 +125,12 @@ func (v *AesGcmV1) decodeAs(d *decoder, s *structInfo) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tBinary:
+			switch s.known(id, t) {
+			case 1:
 				v.AadPrefix = d.bin()
-			case 2<<4 | tBinary:
+			case 2:
 				v.AadFileUnique = d.bin()
-			case 3<<4 | tTrue, 3<<4 | tFalse:
+			case 3:
 				v.SupplyAadPrefix = Some(t == tTrue)
 			default:
 				d.skip(t)
@@ -210,6 +212,7 @@ func (v *EncryptionWithFooterKey) encode(e *encoder) { e.stop() }
 var encryptionWithColumnKeyInfo = structInfo{
 	name:     "EncryptionWithColumnKey",
 	fields:   []string{1: "path_in_schema", 2: "key_metadata"},
+	types:    []byte{1: tList, 2: tBinary},
 	required: 1 << 1,
 }
 
@@ -223,10 +226,10 @@ func (v *EncryptionWithColumnKey) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tList:
+			switch encryptionWithColumnKeyInfo.known(id, t) {
+			case 1:
 				v.PathInSchema = decodeStrings(d, "strings")
-			case 2<<4 | tBinary:
+			case 2:
 				v.KeyMetadata = d.bin()
 			default:
 				d.skip(t)

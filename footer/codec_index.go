@@ -6,6 +6,7 @@ var columnIndexInfo = structInfo{
 	name: "ColumnIndex",
 	fields: []string{1: "null_pages", 2: "min_values", 3: "max_values", 4: "boundary_order",
 		5: "null_counts", 6: "repetition_level_histograms", 7: "definition_level_histograms", 8: "nan_counts"},
+	types:    []byte{1: tList, 2: tList, 3: tList, 4: tI32, 5: tList, 6: tList, 7: tList, 8: tList},
 	required: 1<<1 | 1<<2 | 1<<3 | 1<<4,
 }
 
@@ -19,22 +20,22 @@ func (v *ColumnIndex) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tList:
+			switch columnIndexInfo.known(id, t) {
+			case 1:
 				v.NullPages = decodeBools(d, "bools")
-			case 2<<4 | tList:
+			case 2:
 				v.MinValues = decodeBins(d, "binary values")
-			case 3<<4 | tList:
+			case 3:
 				v.MaxValues = decodeBins(d, "binary values")
-			case 4<<4 | tI32:
+			case 4:
 				v.BoundaryOrder = BoundaryOrder(d.i32())
-			case 5<<4 | tList:
+			case 5:
 				v.NullCounts = decodeInts[int64](d, tI64, "i64 values")
-			case 6<<4 | tList:
+			case 6:
 				v.RepetitionLevelHistograms = decodeInts[int64](d, tI64, "i64 values")
-			case 7<<4 | tList:
+			case 7:
 				v.DefinitionLevelHistograms = decodeInts[int64](d, tI64, "i64 values")
-			case 8<<4 | tList:
+			case 8:
 				v.NanCounts = decodeInts[int64](d, tI64, "i64 values")
 			default:
 				d.skip(t)
@@ -68,6 +69,7 @@ func (v *ColumnIndex) encode(e *encoder) {
 var offsetIndexInfo = structInfo{
 	name:     "OffsetIndex",
 	fields:   []string{1: "page_locations", 2: "unencoded_byte_array_data_bytes"},
+	types:    []byte{1: tList, 2: tList},
 	required: 1 << 1,
 }
 
@@ -81,10 +83,10 @@ func (v *OffsetIndex) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tList:
+			switch offsetIndexInfo.known(id, t) {
+			case 1:
 				v.PageLocations = decodeStructs[PageLocation](d, minPageLocation, "PageLocation structs")
-			case 2<<4 | tList:
+			case 2:
 				v.UnencodedByteArrayDataBytes = decodeInts[int64](d, tI64, "i64 values")
 			default:
 				d.skip(t)
@@ -113,6 +115,7 @@ func (v *OffsetIndex) encode(e *encoder) {
 var pageLocationInfo = structInfo{
 	name:     "PageLocation",
 	fields:   []string{1: "offset", 2: "compressed_page_size", 3: "first_row_index"},
+	types:    []byte{1: tI64, 2: tI32, 3: tI64},
 	required: 1<<1 | 1<<2 | 1<<3,
 }
 
@@ -126,12 +129,12 @@ func (v *PageLocation) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI64:
+			switch pageLocationInfo.known(id, t) {
+			case 1:
 				v.Offset = d.i64()
-			case 2<<4 | tI32:
+			case 2:
 				v.CompressedPageSize = d.i32()
-			case 3<<4 | tI64:
+			case 3:
 				v.FirstRowIndex = d.i64()
 			default:
 				d.skip(t)

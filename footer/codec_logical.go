@@ -108,6 +108,7 @@ func (v *LogicalType) encode(e *encoder) {
 var decimalTypeInfo = structInfo{
 	name:     "DecimalType",
 	fields:   []string{1: "scale", 2: "precision"},
+	types:    []byte{1: tI32, 2: tI32},
 	required: 1<<1 | 1<<2,
 }
 
@@ -121,10 +122,10 @@ func (v *DecimalType) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch decimalTypeInfo.known(id, t) {
+			case 1:
 				v.Scale = d.i32()
-			case 2<<4 | tI32:
+			case 2:
 				v.Precision = d.i32()
 			default:
 				d.skip(t)
@@ -152,11 +153,13 @@ var (
 	timeTypeInfo = structInfo{
 		name:     "TimeType",
 		fields:   []string{1: "isAdjustedToUTC", 2: "unit"},
+		types:    []byte{1: tTrue, 2: tStruct},
 		required: 1<<1 | 1<<2,
 	}
 	timestampTypeInfo = structInfo{
 		name:     "TimestampType",
 		fields:   timeTypeInfo.fields,
+		types:    timeTypeInfo.types,
 		required: timeTypeInfo.required,
 	}
 	timeUnitInfo = structInfo{
@@ -191,10 +194,10 @@ func (v *TimeType) decodeAs(d *decoder, s *structInfo) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tTrue, 1<<4 | tFalse:
+			switch s.known(id, t) {
+			case 1:
 				v.IsAdjustedToUTC = t == tTrue
-			case 2<<4 | tStruct:
+			case 2:
 				v.Unit.decode(d)
 			default:
 				d.skip(t)
@@ -233,6 +236,7 @@ func (u *TimeUnit) encode(e *encoder) {
 var intTypeInfo = structInfo{
 	name:     "IntType",
 	fields:   []string{1: "bitWidth", 2: "isSigned"},
+	types:    []byte{1: tByte, 2: tTrue},
 	required: 1<<1 | 1<<2,
 }
 
@@ -246,10 +250,10 @@ func (v *IntType) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tByte:
+			switch intTypeInfo.known(id, t) {
+			case 1:
 				v.BitWidth = d.i8()
-			case 2<<4 | tTrue, 2<<4 | tFalse:
+			case 2:
 				v.IsSigned = t == tTrue
 			default:
 				d.skip(t)
@@ -276,6 +280,7 @@ func (v *IntType) encode(e *encoder) {
 var variantTypeInfo = structInfo{
 	name:   "VariantType",
 	fields: []string{1: "specification_version"},
+	types:  []byte{1: tByte},
 }
 
 func (v *VariantType) decode(d *decoder) {
@@ -287,7 +292,7 @@ func (v *VariantType) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			if id == 1 && t == tByte {
+			if variantTypeInfo.known(id, t) == 1 {
 				v.SpecificationVersion = Some(d.i8())
 			} else {
 				d.skip(t)
@@ -309,6 +314,7 @@ func (v *VariantType) encode(e *encoder) {
 var geometryTypeInfo = structInfo{
 	name:   "GeometryType",
 	fields: []string{1: "crs"},
+	types:  []byte{1: tBinary},
 }
 
 func (v *GeometryType) decode(d *decoder) {
@@ -320,7 +326,7 @@ func (v *GeometryType) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			if id == 1 && t == tBinary {
+			if geometryTypeInfo.known(id, t) == 1 {
 				v.CRS = Some(d.str())
 			} else {
 				d.skip(t)
@@ -342,6 +348,7 @@ func (v *GeometryType) encode(e *encoder) {
 var geographyTypeInfo = structInfo{
 	name:   "GeographyType",
 	fields: []string{1: "crs", 2: "algorithm"},
+	types:  []byte{1: tBinary, 2: tI32},
 }
 
 func (v *GeographyType) decode(d *decoder) {
@@ -353,10 +360,10 @@ func (v *GeographyType) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tBinary:
+			switch geographyTypeInfo.known(id, t) {
+			case 1:
 				v.CRS = Some(d.str())
-			case 2<<4 | tI32:
+			case 2:
 				v.Algorithm = Some(EdgeInterpolationAlgorithm(d.i32()))
 			default:
 				d.skip(t)

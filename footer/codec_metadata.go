@@ -18,6 +18,7 @@ var fileMetaDataInfo = structInfo{
 	name: "FileMetaData",
 	fields: []string{1: "version", 2: "schema", 3: "num_rows", 4: "row_groups", 5: "key_value_metadata",
 		6: "created_by", 7: "column_orders", 8: "encryption_algorithm", 9: "footer_signing_key_metadata"},
+	types:    []byte{1: tI32, 2: tList, 3: tI64, 4: tList, 5: tList, 6: tBinary, 7: tList, 8: tStruct, 9: tBinary},
 	required: 1<<1 | 1<<2 | 1<<3 | 1<<4,
 }
 
@@ -31,25 +32,25 @@ func (v *FileMetaData) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch fileMetaDataInfo.known(id, t) {
+			case 1:
 				v.Version = d.i32()
-			case 2<<4 | tList:
+			case 2:
 				v.Schema = decodeStructs[SchemaElement](d, minSchemaElement, "SchemaElement structs")
-			case 3<<4 | tI64:
+			case 3:
 				v.NumRows = d.i64()
-			case 4<<4 | tList:
+			case 4:
 				v.RowGroups = decodeStructs[RowGroup](d, minRowGroup, "RowGroup structs")
-			case 5<<4 | tList:
+			case 5:
 				v.KeyValueMetadata = decodeStructs[KeyValue](d, minKeyValue, "KeyValue structs")
-			case 6<<4 | tBinary:
+			case 6:
 				v.CreatedBy = Some(d.str())
-			case 7<<4 | tList:
+			case 7:
 				v.ColumnOrders = decodeStructs[ColumnOrder](d, minColumnOrder, "ColumnOrder unions")
-			case 8<<4 | tStruct:
+			case 8:
 				v.EncryptionAlgorithm = new(EncryptionAlgorithm)
 				v.EncryptionAlgorithm.decode(d)
-			case 9<<4 | tBinary:
+			case 9:
 				v.FooterSigningKeyMetadata = d.bin()
 			default:
 				d.skip(t)
@@ -91,6 +92,7 @@ var schemaElementInfo = structInfo{
 	name: "SchemaElement",
 	fields: []string{1: "type", 2: "type_length", 3: "repetition_type", 4: "name", 5: "num_children",
 		6: "converted_type", 7: "scale", 8: "precision", 9: "field_id", 10: "logicalType"},
+	types:    []byte{1: tI32, 2: tI32, 3: tI32, 4: tBinary, 5: tI32, 6: tI32, 7: tI32, 8: tI32, 9: tI32, 10: tStruct},
 	required: 1 << 4,
 }
 
@@ -104,26 +106,26 @@ func (v *SchemaElement) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch schemaElementInfo.known(id, t) {
+			case 1:
 				v.Type = Some(Type(d.i32()))
-			case 2<<4 | tI32:
+			case 2:
 				v.TypeLength = Some(d.i32())
-			case 3<<4 | tI32:
+			case 3:
 				v.RepetitionType = Some(FieldRepetitionType(d.i32()))
-			case 4<<4 | tBinary:
+			case 4:
 				v.Name = d.str()
-			case 5<<4 | tI32:
+			case 5:
 				v.NumChildren = Some(d.i32())
-			case 6<<4 | tI32:
+			case 6:
 				v.ConvertedType = Some(ConvertedType(d.i32()))
-			case 7<<4 | tI32:
+			case 7:
 				v.Scale = Some(d.i32())
-			case 8<<4 | tI32:
+			case 8:
 				v.Precision = Some(d.i32())
-			case 9<<4 | tI32:
+			case 9:
 				v.FieldID = Some(d.i32())
-			case 10<<4 | tStruct:
+			case 10:
 				v.LogicalType.decode(d)
 			default:
 				d.skip(t)
@@ -162,6 +164,7 @@ var rowGroupInfo = structInfo{
 	name: "RowGroup",
 	fields: []string{1: "columns", 2: "total_byte_size", 3: "num_rows", 4: "sorting_columns",
 		5: "file_offset", 6: "total_compressed_size", 7: "ordinal"},
+	types:    []byte{1: tList, 2: tI64, 3: tI64, 4: tList, 5: tI64, 6: tI64, 7: tI16},
 	required: 1<<1 | 1<<2 | 1<<3,
 }
 
@@ -175,20 +178,20 @@ func (v *RowGroup) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tList:
+			switch rowGroupInfo.known(id, t) {
+			case 1:
 				v.Columns = decodeColumnChunks(d)
-			case 2<<4 | tI64:
+			case 2:
 				v.TotalByteSize = d.i64()
-			case 3<<4 | tI64:
+			case 3:
 				v.NumRows = d.i64()
-			case 4<<4 | tList:
+			case 4:
 				v.SortingColumns = decodeStructs[SortingColumn](d, minSortingColumn, "SortingColumn structs")
-			case 5<<4 | tI64:
+			case 5:
 				v.FileOffset = Some(d.i64())
-			case 6<<4 | tI64:
+			case 6:
 				v.TotalCompressedSize = Some(d.i64())
-			case 7<<4 | tI16:
+			case 7:
 				v.Ordinal = Some(d.i16())
 			default:
 				d.skip(t)
@@ -215,14 +218,14 @@ func decodeColumnChunks(d *decoder) []ColumnChunk {
 	v := make([]ColumnChunk, n)
 	outer := d.col
 	for i := range v {
-		d.col = i
+		d.col, d.colsLeft = i, n-i
 		v[i].decode(d)
 		if d.err != nil {
 			d.err.index(i)
 			return nil
 		}
 	}
-	d.col = outer
+	d.col, d.colsLeft = outer, 0
 	return v
 }
 
@@ -245,6 +248,7 @@ var columnChunkInfo = structInfo{
 	fields: []string{1: "file_path", 2: "file_offset", 3: "meta_data", 4: "offset_index_offset",
 		5: "offset_index_length", 6: "column_index_offset", 7: "column_index_length",
 		8: "crypto_metadata", 9: "encrypted_column_metadata"},
+	types:    []byte{1: tBinary, 2: tI64, 3: tStruct, 4: tI64, 5: tI32, 6: tI64, 7: tI32, 8: tStruct, 9: tBinary},
 	required: 1 << 2,
 }
 
@@ -258,26 +262,26 @@ func (v *ColumnChunk) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tBinary:
+			switch columnChunkInfo.known(id, t) {
+			case 1:
 				v.FilePath = Some(d.str())
-			case 2<<4 | tI64:
+			case 2:
 				v.FileOffset = d.i64()
-			case 3<<4 | tStruct:
-				v.MetaData = one(d, &d.cmd, minColumnMetaData)
+			case 3:
+				v.MetaData = perChunk(d, &d.cmd, minColumnChunk+minColumnMetaData)
 				v.MetaData.decode(d)
-			case 4<<4 | tI64:
+			case 4:
 				v.OffsetIndexOffset = Some(d.i64())
-			case 5<<4 | tI32:
+			case 5:
 				v.OffsetIndexLength = Some(d.i32())
-			case 6<<4 | tI64:
+			case 6:
 				v.ColumnIndexOffset = Some(d.i64())
-			case 7<<4 | tI32:
+			case 7:
 				v.ColumnIndexLength = Some(d.i32())
-			case 8<<4 | tStruct:
+			case 8:
 				v.CryptoMetadata = new(ColumnCryptoMetaData)
 				v.CryptoMetadata.decode(d)
-			case 9<<4 | tBinary:
+			case 9:
 				v.EncryptedColumnMetadata = d.bin()
 			default:
 				d.skip(t)
@@ -321,6 +325,7 @@ var columnMetaDataInfo = structInfo{
 		9: "data_page_offset", 10: "index_page_offset", 11: "dictionary_page_offset", 12: "statistics",
 		13: "encoding_stats", 14: "bloom_filter_offset", 15: "bloom_filter_length",
 		16: "size_statistics", 17: "geospatial_statistics"},
+	types:    []byte{1: tI32, 2: tList, 3: tList, 4: tI32, 5: tI64, 6: tI64, 7: tI64, 8: tList, 9: tI64, 10: tI64, 11: tI64, 12: tStruct, 13: tList, 14: tI64, 15: tI32, 16: tStruct, 17: tStruct},
 	required: 1<<1 | 1<<2 | 1<<3 | 1<<4 | 1<<5 | 1<<6 | 1<<7 | 1<<9,
 }
 
@@ -334,45 +339,45 @@ func (v *ColumnMetaData) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch columnMetaDataInfo.known(id, t) {
+			case 1:
 				v.Type = Type(d.i32())
-			case 2<<4 | tList:
+			case 2:
 				if n := d.list(tI32, 1, "encodings"); d.err == nil {
-					v.Encodings = d.encs.take(n, d.remaining())
+					v.Encodings = perChunkSlice(d, &d.encs, n, 1)
 					readInts(d, v.Encodings, tI32)
 				}
-			case 3<<4 | tList:
+			case 3:
 				v.PathInSchema = d.path()
-			case 4<<4 | tI32:
+			case 4:
 				v.Codec = CompressionCodec(d.i32())
-			case 5<<4 | tI64:
+			case 5:
 				v.NumValues = d.i64()
-			case 6<<4 | tI64:
+			case 6:
 				v.TotalUncompressedSize = d.i64()
-			case 7<<4 | tI64:
+			case 7:
 				v.TotalCompressedSize = d.i64()
-			case 8<<4 | tList:
+			case 8:
 				v.KeyValueMetadata = decodeStructs[KeyValue](d, minKeyValue, "KeyValue structs")
-			case 9<<4 | tI64:
+			case 9:
 				v.DataPageOffset = d.i64()
-			case 10<<4 | tI64:
+			case 10:
 				v.IndexPageOffset = Some(d.i64())
-			case 11<<4 | tI64:
+			case 11:
 				v.DictionaryPageOffset = Some(d.i64())
-			case 12<<4 | tStruct:
-				v.Statistics = one(d, &d.stats, minStatistics)
+			case 12:
+				v.Statistics = perChunk(d, &d.stats, minColumnChunk+minColumnMetaData+minStatistics)
 				v.Statistics.decode(d)
-			case 13<<4 | tList:
+			case 13:
 				v.EncodingStats = decodePageEncodingStats(d)
-			case 14<<4 | tI64:
+			case 14:
 				v.BloomFilterOffset = Some(d.i64())
-			case 15<<4 | tI32:
+			case 15:
 				v.BloomFilterLength = Some(d.i32())
-			case 16<<4 | tStruct:
-				v.SizeStatistics = one(d, &d.sizes, minSizeStatistics)
+			case 16:
+				v.SizeStatistics = perChunk(d, &d.sizes, minColumnChunk+minColumnMetaData+minSizeStatistics)
 				v.SizeStatistics.decode(d)
-			case 17<<4 | tStruct:
+			case 17:
 				v.GeospatialStatistics = new(GeospatialStatistics)
 				v.GeospatialStatistics.decode(d)
 			default:
@@ -401,7 +406,14 @@ func (d *decoder) path() []string {
 			return d.paths[c].path
 		}
 	}
-	v := decodeStrings(d, "strings")
+	n := d.list(tBinary, 1, "strings")
+	if d.err != nil {
+		return nil
+	}
+	v := perChunkSlice(d, &d.names, n, 1)
+	for i := range v {
+		v[i] = d.str()
+	}
 	if d.err == nil && c >= 0 && c <= len(d.paths) {
 		pc := pathCache{raw: d.b[start:d.p], path: v}
 		if c == len(d.paths) {
@@ -420,7 +432,7 @@ func decodePageEncodingStats(d *decoder) []PageEncodingStats {
 	if d.err != nil {
 		return nil
 	}
-	v := d.pes.take(n, d.remaining()/minPageEncodingStats)
+	v := perChunkSlice(d, &d.pes, n, minPageEncodingStats)
 	for i := range v {
 		v[i].decode(d)
 		if d.err != nil {
@@ -469,6 +481,7 @@ func (v *ColumnMetaData) encode(e *encoder) {
 var keyValueInfo = structInfo{
 	name:     "KeyValue",
 	fields:   []string{1: "key", 2: "value"},
+	types:    []byte{1: tBinary, 2: tBinary},
 	required: 1 << 1,
 }
 
@@ -482,10 +495,10 @@ func (v *KeyValue) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tBinary:
+			switch keyValueInfo.known(id, t) {
+			case 1:
 				v.Key = d.internKey()
-			case 2<<4 | tBinary:
+			case 2:
 				v.Value = Some(d.str())
 			default:
 				d.skip(t)
@@ -512,6 +525,7 @@ func (v *KeyValue) encode(e *encoder) {
 var sortingColumnInfo = structInfo{
 	name:     "SortingColumn",
 	fields:   []string{1: "column_idx", 2: "descending", 3: "nulls_first"},
+	types:    []byte{1: tI32, 2: tTrue, 3: tTrue},
 	required: 1<<1 | 1<<2 | 1<<3,
 }
 
@@ -525,12 +539,12 @@ func (v *SortingColumn) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch sortingColumnInfo.known(id, t) {
+			case 1:
 				v.ColumnIdx = d.i32()
-			case 2<<4 | tTrue, 2<<4 | tFalse:
+			case 2:
 				v.Descending = t == tTrue
-			case 3<<4 | tTrue, 3<<4 | tFalse:
+			case 3:
 				v.NullsFirst = t == tTrue
 			default:
 				d.skip(t)
@@ -558,6 +572,7 @@ func (v *SortingColumn) encode(e *encoder) {
 var pageEncodingStatsInfo = structInfo{
 	name:     "PageEncodingStats",
 	fields:   []string{1: "page_type", 2: "encoding", 3: "count"},
+	types:    []byte{1: tI32, 2: tI32, 3: tI32},
 	required: 1<<1 | 1<<2 | 1<<3,
 }
 
@@ -571,12 +586,12 @@ func (v *PageEncodingStats) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch pageEncodingStatsInfo.known(id, t) {
+			case 1:
 				v.PageType = PageType(d.i32())
-			case 2<<4 | tI32:
+			case 2:
 				v.Encoding = Encoding(d.i32())
-			case 3<<4 | tI32:
+			case 3:
 				v.Count = d.i32()
 			default:
 				d.skip(t)

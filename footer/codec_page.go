@@ -4,6 +4,7 @@ var pageHeaderInfo = structInfo{
 	name: "PageHeader",
 	fields: []string{1: "type", 2: "uncompressed_page_size", 3: "compressed_page_size", 4: "crc",
 		5: "data_page_header", 6: "index_page_header", 7: "dictionary_page_header", 8: "data_page_header_v2"},
+	types:    []byte{1: tI32, 2: tI32, 3: tI32, 4: tI32, 5: tStruct, 6: tStruct, 7: tStruct, 8: tStruct},
 	required: 1<<1 | 1<<2 | 1<<3,
 }
 
@@ -17,25 +18,25 @@ func (v *PageHeader) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch pageHeaderInfo.known(id, t) {
+			case 1:
 				v.Type = PageType(d.i32())
-			case 2<<4 | tI32:
+			case 2:
 				v.UncompressedPageSize = d.i32()
-			case 3<<4 | tI32:
+			case 3:
 				v.CompressedPageSize = d.i32()
-			case 4<<4 | tI32:
+			case 4:
 				v.CRC = Some(d.i32())
-			case 5<<4 | tStruct:
+			case 5:
 				v.DataPageHeader = new(DataPageHeader)
 				v.DataPageHeader.decode(d)
-			case 6<<4 | tStruct:
+			case 6:
 				v.IndexPageHeader = new(IndexPageHeader)
 				v.IndexPageHeader.decode(d)
-			case 7<<4 | tStruct:
+			case 7:
 				v.DictionaryPageHeader = new(DictionaryPageHeader)
 				v.DictionaryPageHeader.decode(d)
-			case 8<<4 | tStruct:
+			case 8:
 				v.DataPageHeaderV2 = new(DataPageHeaderV2)
 				v.DataPageHeaderV2.decode(d)
 			default:
@@ -82,6 +83,7 @@ var dataPageHeaderInfo = structInfo{
 	name: "DataPageHeader",
 	fields: []string{1: "num_values", 2: "encoding", 3: "definition_level_encoding",
 		4: "repetition_level_encoding", 5: "statistics"},
+	types:    []byte{1: tI32, 2: tI32, 3: tI32, 4: tI32, 5: tStruct},
 	required: 1<<1 | 1<<2 | 1<<3 | 1<<4,
 }
 
@@ -95,16 +97,16 @@ func (v *DataPageHeader) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch dataPageHeaderInfo.known(id, t) {
+			case 1:
 				v.NumValues = d.i32()
-			case 2<<4 | tI32:
+			case 2:
 				v.Encoding = Encoding(d.i32())
-			case 3<<4 | tI32:
+			case 3:
 				v.DefinitionLevelEncoding = Encoding(d.i32())
-			case 4<<4 | tI32:
+			case 4:
 				v.RepetitionLevelEncoding = Encoding(d.i32())
-			case 5<<4 | tStruct:
+			case 5:
 				v.Statistics = new(Statistics)
 				v.Statistics.decode(d)
 			default:
@@ -153,6 +155,7 @@ func (d *decoder) emptyStruct(s *structInfo) {
 var dictionaryPageHeaderInfo = structInfo{
 	name:     "DictionaryPageHeader",
 	fields:   []string{1: "num_values", 2: "encoding", 3: "is_sorted"},
+	types:    []byte{1: tI32, 2: tI32, 3: tTrue},
 	required: 1<<1 | 1<<2,
 }
 
@@ -166,12 +169,12 @@ func (v *DictionaryPageHeader) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch dictionaryPageHeaderInfo.known(id, t) {
+			case 1:
 				v.NumValues = d.i32()
-			case 2<<4 | tI32:
+			case 2:
 				v.Encoding = Encoding(d.i32())
-			case 3<<4 | tTrue, 3<<4 | tFalse:
+			case 3:
 				v.IsSorted = Some(t == tTrue)
 			default:
 				d.skip(t)
@@ -200,6 +203,7 @@ var dataPageHeaderV2Info = structInfo{
 	name: "DataPageHeaderV2",
 	fields: []string{1: "num_values", 2: "num_nulls", 3: "num_rows", 4: "encoding",
 		5: "definition_levels_byte_length", 6: "repetition_levels_byte_length", 7: "is_compressed", 8: "statistics"},
+	types:    []byte{1: tI32, 2: tI32, 3: tI32, 4: tI32, 5: tI32, 6: tI32, 7: tTrue, 8: tStruct},
 	required: 1<<1 | 1<<2 | 1<<3 | 1<<4 | 1<<5 | 1<<6,
 }
 
@@ -213,22 +217,22 @@ func (v *DataPageHeaderV2) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI32:
+			switch dataPageHeaderV2Info.known(id, t) {
+			case 1:
 				v.NumValues = d.i32()
-			case 2<<4 | tI32:
+			case 2:
 				v.NumNulls = d.i32()
-			case 3<<4 | tI32:
+			case 3:
 				v.NumRows = d.i32()
-			case 4<<4 | tI32:
+			case 4:
 				v.Encoding = Encoding(d.i32())
-			case 5<<4 | tI32:
+			case 5:
 				v.DefinitionLevelsByteLength = d.i32()
-			case 6<<4 | tI32:
+			case 6:
 				v.RepetitionLevelsByteLength = d.i32()
-			case 7<<4 | tTrue, 7<<4 | tFalse:
+			case 7:
 				v.IsCompressed = Some(t == tTrue)
-			case 8<<4 | tStruct:
+			case 8:
 				v.Statistics = new(Statistics)
 				v.Statistics.decode(d)
 			default:

@@ -4,6 +4,7 @@ var statisticsInfo = structInfo{
 	name: "Statistics",
 	fields: []string{1: "max", 2: "min", 3: "null_count", 4: "distinct_count", 5: "max_value",
 		6: "min_value", 7: "is_max_value_exact", 8: "is_min_value_exact", 9: "nan_count"},
+	types: []byte{1: tBinary, 2: tBinary, 3: tI64, 4: tI64, 5: tBinary, 6: tBinary, 7: tTrue, 8: tTrue, 9: tI64},
 }
 
 func (v *Statistics) decode(d *decoder) {
@@ -16,24 +17,24 @@ func (v *Statistics) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tBinary:
+			switch statisticsInfo.known(id, t) {
+			case 1:
 				v.Max = d.bin()
-			case 2<<4 | tBinary:
+			case 2:
 				v.Min = d.bin()
-			case 3<<4 | tI64:
+			case 3:
 				v.NullCount = Some(d.i64())
-			case 4<<4 | tI64:
+			case 4:
 				v.DistinctCount = Some(d.i64())
-			case 5<<4 | tBinary:
+			case 5:
 				v.MaxValue = d.bin()
-			case 6<<4 | tBinary:
+			case 6:
 				v.MinValue = d.bin()
-			case 7<<4 | tTrue, 7<<4 | tFalse:
+			case 7:
 				v.IsMaxValueExact = Some(t == tTrue)
-			case 8<<4 | tTrue, 8<<4 | tFalse:
+			case 8:
 				v.IsMinValueExact = Some(t == tTrue)
-			case 9<<4 | tI64:
+			case 9:
 				v.NanCount = Some(d.i64())
 			default:
 				d.skip(t)
@@ -67,6 +68,7 @@ func (v *Statistics) encode(e *encoder) {
 var sizeStatisticsInfo = structInfo{
 	name:   "SizeStatistics",
 	fields: []string{1: "unencoded_byte_array_data_bytes", 2: "repetition_level_histogram", 3: "definition_level_histogram"},
+	types:  []byte{1: tI64, 2: tList, 3: tList},
 }
 
 func (v *SizeStatistics) decode(d *decoder) {
@@ -79,12 +81,12 @@ func (v *SizeStatistics) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tI64:
+			switch sizeStatisticsInfo.known(id, t) {
+			case 1:
 				v.UnencodedByteArrayDataBytes = Some(d.i64())
-			case 2<<4 | tList:
+			case 2:
 				v.RepetitionLevelHistogram = decodeInts[int64](d, tI64, "i64 values")
-			case 3<<4 | tList:
+			case 3:
 				v.DefinitionLevelHistogram = decodeInts[int64](d, tI64, "i64 values")
 			default:
 				d.skip(t)
@@ -116,6 +118,7 @@ func (v *SizeStatistics) encode(e *encoder) {
 var boundingBoxInfo = structInfo{
 	name:     "BoundingBox",
 	fields:   []string{1: "xmin", 2: "xmax", 3: "ymin", 4: "ymax", 5: "zmin", 6: "zmax", 7: "mmin", 8: "mmax"},
+	types:    []byte{1: tDouble, 2: tDouble, 3: tDouble, 4: tDouble, 5: tDouble, 6: tDouble, 7: tDouble, 8: tDouble},
 	required: 1<<1 | 1<<2 | 1<<3 | 1<<4,
 }
 
@@ -129,22 +132,22 @@ func (v *BoundingBox) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tDouble:
+			switch boundingBoxInfo.known(id, t) {
+			case 1:
 				v.Xmin = d.double()
-			case 2<<4 | tDouble:
+			case 2:
 				v.Xmax = d.double()
-			case 3<<4 | tDouble:
+			case 3:
 				v.Ymin = d.double()
-			case 4<<4 | tDouble:
+			case 4:
 				v.Ymax = d.double()
-			case 5<<4 | tDouble:
+			case 5:
 				v.Zmin = Some(d.double())
-			case 6<<4 | tDouble:
+			case 6:
 				v.Zmax = Some(d.double())
-			case 7<<4 | tDouble:
+			case 7:
 				v.Mmin = Some(d.double())
-			case 8<<4 | tDouble:
+			case 8:
 				v.Mmax = Some(d.double())
 			default:
 				d.skip(t)
@@ -177,6 +180,7 @@ func (v *BoundingBox) encode(e *encoder) {
 var geospatialStatisticsInfo = structInfo{
 	name:   "GeospatialStatistics",
 	fields: []string{1: "bbox", 2: "geospatial_types"},
+	types:  []byte{1: tStruct, 2: tList},
 }
 
 func (v *GeospatialStatistics) decode(d *decoder) {
@@ -189,11 +193,11 @@ func (v *GeospatialStatistics) decode(d *decoder) {
 			if id, t = d.field(&last); t == tStop {
 				break
 			}
-			switch int(id)<<4 | int(t) {
-			case 1<<4 | tStruct:
+			switch geospatialStatisticsInfo.known(id, t) {
+			case 1:
 				v.Bbox = new(BoundingBox)
 				v.Bbox.decode(d)
-			case 2<<4 | tList:
+			case 2:
 				v.GeospatialTypes = decodeInts[int32](d, tI32, "i32 values")
 			default:
 				d.skip(t)

@@ -46,8 +46,9 @@ type decoder struct {
 	// col is the index of the ColumnChunk being decoded within its
 	// RowGroup.columns list, or -1 outside one; paths caches each column's
 	// path_in_schema by that index so that row groups share one slice.
-	col   int
-	paths []pathCache
+	col      int
+	colsLeft int // chunks still to decode in that list, counting this one
+	paths    []pathCache
 
 	arena []byte            // backing store for decoded strings
 	kv    map[string]string // interned key-value keys
@@ -56,6 +57,7 @@ type decoder struct {
 	stats slab[Statistics]
 	sizes slab[SizeStatistics]
 	encs  slab[Encoding]
+	names slab[string]
 	pes   slab[PageEncodingStats]
 }
 
@@ -78,31 +80,23 @@ func (d *decoder) fail(format string, args ...any) {
 
 // uvarint reads an unsigned LEB128 varint of at most 10 bytes.
 func (d *decoder) uvarint() uint64 {
-	b := d.b
-	p := d.p
-	if p < len(b) && b[p] < 0x80 {
-		d.p = p + 1
-		return uint64(b[p])
-	}
 	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if p >= len(b) {
-			d.fail("truncated varint")
-			return 0
+	for i, c := range d.b[d.p:] {
+		if i == 9 {
+			if c > 1 {
+				d.fail("varint overflows 64 bits")
+				return 0
+			}
+			d.p += 10
+			return v | uint64(c)<<63
 		}
-		c := b[p]
-		p++
-		if shift == 63 && c > 1 {
-			d.fail("varint overflows 64 bits")
-			return 0
-		}
-		v |= uint64(c&0x7f) << shift
+		v |= uint64(c&0x7f) << (7 * i)
 		if c < 0x80 {
-			d.p = p
+			d.p += i + 1
 			return v
 		}
 	}
-	d.fail("varint longer than 10 bytes")
+	d.fail("truncated varint")
 	return 0
 }
 
@@ -110,10 +104,25 @@ func (d *decoder) uvarint() uint64 {
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // i64 reads a zigzag varint.
-func (d *decoder) i64() int64 { return unzigzag(d.uvarint()) }
+func (d *decoder) i64() int64 {
+	if p := d.p; p < len(d.b) && d.b[p] < 0x80 {
+		d.p = p + 1
+		return unzigzag(uint64(d.b[p]))
+	}
+	return unzigzag(d.uvarint())
+}
 
 // i32 reads a zigzag varint that must fit 32 bits.
 func (d *decoder) i32() int32 {
+	if p := d.p; p < len(d.b) && d.b[p] < 0x80 {
+		d.p = p + 1
+		return int32(unzigzag(uint64(d.b[p])))
+	}
+	return d.i32Long()
+}
+
+// i32Long reads an i32 varint of more than one byte.
+func (d *decoder) i32Long() int32 {
 	u := d.uvarint()
 	if u > math.MaxUint32 {
 		d.fail("i32 varint %d out of range", u)
@@ -214,34 +223,50 @@ func (d *decoder) internKey() string {
 
 // field reads a field header and returns the field id (absolute, resolved
 // against *last) and wire type; it returns tStop at the end of the struct and
-// on error.
+// on error. The short form (delta 1-15, known type) is handled inline.
 func (d *decoder) field(last *int16) (int16, byte) {
+	if p := d.p; p < len(d.b) && shortHeader[d.b[p]] {
+		h := d.b[p]
+		d.p = p + 1
+		*last += int16(h >> 4)
+		return *last, h & 0x0f
+	}
+	return d.fieldSlow(last)
+}
+
+// shortHeader marks the field header bytes of the short form: a delta of 1
+// to 15 and a wire type other than stop that this package knows.
+var shortHeader = func() (t [256]bool) {
+	for h := range t {
+		t[h] = h > 0x0f && h&0x0f != tStop && h&0x0f <= tUUID
+	}
+	return t
+}()
+
+// fieldSlow reads a stop, a long-form field header or a malformed one.
+func (d *decoder) fieldSlow(last *int16) (int16, byte) {
 	if d.p >= len(d.b) {
 		d.fail("truncated struct: no field header or stop")
 		return 0, tStop
 	}
 	h := d.b[d.p]
-	d.p++
 	t := h & 0x0f
-	if t == tStop {
-		if h != 0 {
-			d.p--
-			d.fail("field header 0x%02x has the stop type", h)
-		}
+	switch {
+	case t == tStop && h != 0:
+		d.fail("field header 0x%02x has the stop type", h)
 		return 0, tStop
-	}
-	if t > tUUID {
-		d.p--
+	case t > tUUID:
 		d.fail("field header 0x%02x has unknown wire type %d", h, t)
 		return 0, tStop
 	}
-	if delta := h >> 4; delta != 0 {
-		*last += int16(delta)
-	} else {
-		*last = d.i16()
-		if d.err != nil {
-			return 0, tStop
-		}
+	d.p++
+	if t == tStop {
+		return 0, tStop
+	}
+	// Long form: delta 0, the id follows as a zigzag varint.
+	*last = d.i16()
+	if d.err != nil {
+		return 0, tStop
 	}
 	return *last, t
 }
@@ -402,13 +427,27 @@ func (d *decoder) skipElems(n int, et byte) {
 	d.depth--
 }
 
-// structInfo describes one thrift struct for error messages and the
-// required-field check: fields[id] is the thrift name of field id, and bit id
-// of required is set for each required field.
+// structInfo describes one thrift struct for decoding, error messages and
+// the required-field check: fields[id] is the thrift name of field id,
+// types[id] its wire type, and bit id of required is set for each required
+// field.
 type structInfo struct {
 	name     string
 	fields   []string
+	types    []byte // wire type of each known field (tTrue for bools)
 	required uint32
+}
+
+// known returns id when it is a field of s and t is its wire type, and 0
+// (no field) otherwise, so that the caller's switch skips it.
+func (s *structInfo) known(id int16, t byte) int16 {
+	if t == tFalse {
+		t = tTrue
+	}
+	if uint(id) < uint(len(s.types)) && s.types[id] == t {
+		return id
+	}
+	return 0
 }
 
 // fieldName returns the thrift name of field id, or "field N".

@@ -7,12 +7,9 @@ import "unsafe"
 // chunk come from slabs. Every batch is bounded by what the remaining input
 // could still encode, so hostile lengths cannot inflate allocations.
 
-// maxArena and maxSlab cap one batch, so a large footer grows in steps
-// rather than in one guess.
-const (
-	maxArena = 1 << 20
-	maxSlab  = 4096
-)
+// maxArena caps one arena batch, so a large footer grows in steps rather
+// than in one guess.
+const maxArena = 1 << 20
 
 // copyString returns a string holding b, which must lie within the input
 // bytes that remain. Short strings share the decoder's arena.
@@ -35,27 +32,35 @@ func (d *decoder) copyString(b []byte) string {
 // slab hands out zeroed values of T from shared backing arrays.
 type slab[T any] struct {
 	free []T
-	last int // size of the previous batch
 }
 
 // take returns n zeroed, contiguous values with capacity n (so appending to
-// the result reallocates rather than overwriting a neighbour). limit is how
-// many values the remaining input could still encode, at least n.
-func (s *slab[T]) take(n, limit int) []T {
+// the result reallocates rather than overwriting a neighbour). When the
+// slab is empty it allocates room for want values, but never for more than
+// limit (how many values the remaining input could still encode) nor fewer
+// than n.
+func (s *slab[T]) take(n, want, limit int) []T {
 	if n == 0 {
 		return []T{} // present but empty: non-nil, and no allocation
 	}
 	if n > len(s.free) {
-		size := max(n, min(max(2*s.last, 16), maxSlab, limit))
-		s.free = make([]T, size)
-		s.last = size
+		s.free = make([]T, max(n, min(want, limit)))
 	}
 	v := s.free[:n:n]
 	s.free = s.free[n:]
 	return v
 }
 
-// one returns a pointer to one zeroed T; minSize is T's smallest encoding.
-func one[T any](d *decoder, s *slab[T], minSize int) *T {
-	return &s.take(1, 1+d.remaining()/minSize)[0]
+// perChunk returns a value of T for the current column chunk, allocating
+// one batch for the rest of the row group's chunks at a time. Each later
+// chunk that uses a batch value needs at least chunkMin more input bytes,
+// which bounds the batch by what the input can still hold.
+func perChunk[T any](d *decoder, s *slab[T], chunkMin int) *T {
+	return &s.take(1, d.colsLeft, 1+d.remaining()/chunkMin)[0]
+}
+
+// perChunkSlice is [perChunk] for a slice of n values; it expects later
+// chunks to need as many.
+func perChunkSlice[T any](d *decoder, s *slab[T], n, elemMin int) []T {
+	return s.take(n, n*max(d.colsLeft, 1), d.remaining()/elemMin)
 }
