@@ -3,6 +3,7 @@ package kernels
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 )
 
@@ -12,10 +13,11 @@ import (
 // it appends to the slice given there and allocates only when that slice
 // runs out of capacity (size it with [MaxRLEEncodedLen] to avoid that).
 //
-// Runs are chosen by their encoded size: a repeated run becomes an RLE run
-// when that is smaller than bit-packing its values, counting the header a
-// bit-packed run needs to start again afterwards, so a short repeat never
-// breaks a bit-packed run it cannot pay for. Bit-packed runs grow their
+// Runs are chosen by their encoded size: when a repeat ends, the encoder
+// compares bit-packing it, an RLE run after lending the partial bit-packed
+// group the values it lacks, and an RLE run after writing the partial group
+// as short RLE runs, counting the header a bit-packed run needs to start
+// again; so a short repeat never breaks a bit-packed run it cannot pay for. Bit-packed runs grow their
 // header in place (1 byte up to 63 groups, 2 bytes up to 8191) instead of
 // being cut every 63 groups.
 type RLEEncoder struct {
@@ -135,53 +137,105 @@ func (e *RLEEncoder) putRun(v uint64, n int) {
 // varintLen returns the bytes of the ULEB128 encoding of x.
 func varintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
 
-// settleRun decides the pending run: an RLE run (after lending the partial
-// group the values it lacks) when that is smaller, otherwise more bit-packed
-// values. final says no values follow.
+// settleRun decides the pending run by the bytes each choice writes from
+// here on: more bit-packed values; an RLE run after lending the partial
+// group the values it lacks; or an RLE run after writing the partial group's
+// values as RLE runs of their own (which pays when values are wide). final
+// says no values follow.
 func (e *RLEEncoder) settleRun(final bool) {
 	n, v := e.runLen, e.runVal
 	e.runLen = 0
 	if n == 0 {
 		return
 	}
+	if e.width == 0 {
+		e.writeRLE(v, n) // every value is zero: one run holds them all
+		return
+	}
+	w := int(e.width)
 	lend := (8 - e.np) & 7
-	if m := n - lend; m > 0 && e.rleCheaper(m, n, final) {
+	// Costs in bits. Mid-stream, a choice that leaves no bit-packed run open
+	// is charged the header the next one will need.
+	next := 8
+	if final {
+		next = 0
+	}
+	packed := (e.np+n)*w + 8*btoi(e.litAt < 0)
+	if final {
+		packed = (e.np+n+7)/8*8*w + 8*btoi(e.litAt < 0)
+	}
+	lent := math.MaxInt
+	if m := n - lend; m > 0 {
+		lent = (e.np+lend)*w + 8*(varintLen(uint64(m)<<1)+e.vb) + next
+		if final && e.np > 0 {
+			lent = 8*w + 8*(varintLen(uint64(m)<<1)+e.vb)
+		}
+	}
+	split := math.MaxInt
+	if e.np > 0 {
+		split = 8*(e.partRuns()+varintLen(uint64(n)<<1)+e.vb) + next
+		if e.litGrp == 0 {
+			split -= 8 // the header reserved for the partial group is given back
+		}
+	}
+	// Ties go to bit-packing while a bit-packed run is open, to RLE otherwise.
+	if e.litAt < 0 {
+		packed++
+	}
+	switch {
+	case packed <= lent && packed <= split:
+		for range n {
+			e.addLiteral(v)
+		}
+	case lent <= split:
 		for range lend {
 			e.addLiteral(v)
 		}
 		e.closeLiteral()
-		for m > 0 {
-			c := min(m, maxRunLen)
-			e.buf = binary.AppendUvarint(e.buf, uint64(c)<<1)
-			for i := range e.vb {
-				e.buf = append(e.buf, byte(v>>(8*i)))
-			}
-			m -= c
+		e.writeRLE(v, n-lend)
+	default:
+		part := e.part
+		np := e.np
+		e.np = 0
+		if e.litGrp == 0 {
+			e.buf = e.buf[:e.litAt]
+			e.litAt = -1
 		}
-		return
-	}
-	for range n {
-		e.addLiteral(v)
+		e.closeLiteral()
+		for i := 0; i < np; {
+			j := i + 1
+			for j < np && part[j] == part[i] {
+				j++
+			}
+			e.writeRLE(part[i], j-i)
+			i = j
+		}
+		e.writeRLE(v, n)
 	}
 }
 
-// rleCheaper reports whether the last m of the pending run's n values cost
-// fewer bytes as an RLE run than bit-packed, in the state the encoder is in.
-// Mid-stream the comparison counts the header a bit-packed run open now
-// would need to resume; at the end of the stream it is exact, padding
-// included.
-func (e *RLEEncoder) rleCheaper(m, n int, final bool) bool {
-	if e.width == 0 {
-		return true
+// partRuns returns the bytes the partial group's values take as RLE runs.
+func (e *RLEEncoder) partRuns() int {
+	size := 0
+	for i := 0; i < e.np; i++ {
+		if i == 0 || e.part[i] != e.part[i-1] {
+			size += 1 + e.vb // runs shorter than 8 have 1-byte headers
+		}
 	}
-	w := int(e.width)
-	rle := varintLen(uint64(m)<<1) + e.vb
-	if final {
-		// The values lent to a partial group cost a whole group either way.
-		packed := (e.np+n+7)/8*w + btoi(e.litAt < 0)
-		return rle+btoi(e.np > 0)*w < packed
+	return size
+}
+
+// writeRLE appends RLE runs of n copies of v, each at most the spec's
+// longest run.
+func (e *RLEEncoder) writeRLE(v uint64, n int) {
+	for n > 0 {
+		c := min(n, maxRunLen)
+		e.buf = binary.AppendUvarint(e.buf, uint64(c)<<1)
+		for i := range e.vb {
+			e.buf = append(e.buf, byte(v>>(8*i)))
+		}
+		n -= c
 	}
-	return 8*(rle+btoi(e.litAt >= 0)) < m*w
 }
 
 // btoi returns 1 for true and 0 for false.
