@@ -1,0 +1,154 @@
+package kernels
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Gather sets dst[i] = dict[idx[i]] for every index: dictionary-encoded
+// values of 1, 2, 4, 8, 12, 16 or any other number of bytes (use fixed-size
+// byte arrays such as [12]byte for INT96 and [16]byte for decimals).
+// 4- and 8-byte values take a dispatched fast path. An index at or past
+// len(dict) stops the gather with an error wrapping [ErrOutOfRange] that
+// names the index and its position (dst then holds the values before it);
+// len(dst) < len(idx) wraps [ErrShortBuffer].
+func Gather[T any](dst, dict []T, idx []uint32) error {
+	if len(dst) < len(idx) {
+		return fmt.Errorf("%w: gather: %d slots for %d indices", ErrShortBuffer, len(dst), len(idx))
+	}
+	var v T
+	var k int
+	switch {
+	case unsafe.Sizeof(v) == 4 && unsafe.Alignof(v) == 4:
+		k = gather32(castSlice[uint32](dst), castSlice[uint32](dict), idx)
+	case unsafe.Sizeof(v) == 8 && unsafe.Alignof(v) == 8:
+		k = gather64(castSlice[uint64](dst), castSlice[uint64](dict), idx)
+	default:
+		k = gatherGeneric(dst, dict, idx)
+	}
+	return gatherErr(k, idx, len(dict))
+}
+
+// GatherFixed is [Gather] for FIXED_LEN_BYTE_ARRAY values of width bytes
+// held back to back in dict and dst. A width below 1 or a dict or dst that
+// is not a whole number of values wraps [ErrOutOfRange].
+func GatherFixed(dst, dict []byte, width int, idx []uint32) error {
+	if width <= 0 || len(dict)%width != 0 || len(dst)%width != 0 {
+		return fmt.Errorf("%w: gather: %d and %d bytes are not whole %d-byte values", ErrOutOfRange, len(dict), len(dst), width)
+	}
+	switch width {
+	case 1:
+		return Gather(dst, dict, idx)
+	case 2:
+		return Gather(castBytes[[2]byte](dst), castBytes[[2]byte](dict), idx)
+	case 4:
+		return Gather(castBytes[[4]byte](dst), castBytes[[4]byte](dict), idx)
+	case 8:
+		return Gather(castBytes[[8]byte](dst), castBytes[[8]byte](dict), idx)
+	case 12:
+		return Gather(castBytes[[12]byte](dst), castBytes[[12]byte](dict), idx)
+	case 16:
+		return Gather(castBytes[[16]byte](dst), castBytes[[16]byte](dict), idx)
+	}
+	if len(dst)/width < len(idx) {
+		return fmt.Errorf("%w: gather: %d slots for %d indices", ErrShortBuffer, len(dst)/width, len(idx))
+	}
+	n := len(dict) / width
+	for i, ix := range idx {
+		if uint64(ix) >= uint64(n) {
+			return gatherErr(i, idx, n)
+		}
+		copy(dst[i*width:(i+1)*width], dict[int(ix)*width:])
+	}
+	return nil
+}
+
+// castBytes views b, a whole number of Ts (byte arrays), as a []T.
+func castBytes[T any](b []byte) []T {
+	var v T
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(v)))
+}
+
+// gatherErr turns the count of indices gathered into the error, if any.
+func gatherErr(k int, idx []uint32, dictLen int) error {
+	if k < len(idx) {
+		return fmt.Errorf("%w: dictionary index %d at position %d, dictionary has %d values", ErrOutOfRange, idx[k], k, dictLen)
+	}
+	return nil
+}
+
+// GatherByteArraySize returns the bytes the byte-array values
+// dict[idx[i]] take together (dictionary value j is
+// dictData[dictOffsets[j]:dictOffsets[j+1]]), so that the caller can size
+// the data for [GatherByteArray] exactly. An index past the dictionary
+// wraps [ErrOutOfRange].
+func GatherByteArraySize[D Offset](dictOffsets []D, idx []uint32) (int, error) {
+	n := max(len(dictOffsets)-1, 0)
+	total := int64(0)
+	for i, ix := range idx {
+		if uint64(ix) >= uint64(n) {
+			return 0, gatherErr(i, idx, n)
+		}
+		l := int64(dictOffsets[ix+1]) - int64(dictOffsets[ix])
+		if l < 0 {
+			return 0, fmt.Errorf("%w: gather: dictionary value %d has length %d", ErrOutOfRange, ix, l)
+		}
+		total += l
+	}
+	return int(total), nil
+}
+
+// GatherByteArray gathers the byte-array values dict[idx[i]] (dictionary
+// value j is dictData[dictOffsets[j]:dictOffsets[j+1]]) into Arrow offsets
+// (len(idx)+1 of them; the caller sets offsets[0]) and data, writing
+// data[offsets[0]:] and returning the bytes written. Up to 16 bytes of data
+// past the last value may be overwritten. An index past the dictionary, or
+// dictionary offsets that decrease or point outside dictData, wraps
+// [ErrOutOfRange]; too few offsets or too little data (see
+// [GatherByteArraySize]), [ErrShortBuffer]; values past the range of O,
+// [ErrCorrupt].
+func GatherByteArray[O, D Offset](offsets []O, data []byte, dictOffsets []D, dictData []byte, idx []uint32) (int, error) {
+	if len(offsets) < len(idx)+1 || offsets[0] < 0 || int64(offsets[0]) > int64(len(data)) {
+		return 0, fmt.Errorf("%w: gather: %d offsets for %d values, or offsets[0] outside %d data bytes", ErrShortBuffer, len(offsets), len(idx), len(data))
+	}
+	n := max(len(dictOffsets)-1, 0)
+	limit := int(min(int64(len(data)), maxOffset[O]()))
+	base := int(offsets[0])
+	d := base
+	out := offsets[1 : len(idx)+1]
+	for i, ix := range idx {
+		if uint64(ix) >= uint64(n) {
+			return 0, gatherErr(i, idx, n)
+		}
+		s, e := int64(dictOffsets[ix]), int64(dictOffsets[ix+1])
+		if s < 0 || s > e || e > int64(len(dictData)) {
+			return 0, fmt.Errorf("%w: gather: dictionary value %d spans %d..%d of %d bytes", ErrOutOfRange, ix, s, e, len(dictData))
+		}
+		l := int(e - s)
+		if l > limit-d {
+			if int64(d+l) > maxOffset[O]() {
+				return 0, fmt.Errorf("%w: gather: value %d ends at offset %d, past the offsets' range", ErrCorrupt, i, d+l)
+			}
+			return 0, fmt.Errorf("%w: gather: value %d needs data up to byte %d, have %d", ErrShortBuffer, i, d+l, len(data))
+		}
+		copyShort(data, d, dictData, int(s), l)
+		d += l
+		out[i] = O(d)
+	}
+	return d - base, nil
+}
+
+// Dispatch variables for the 4- and 8-byte gathers; an arch init() may
+// replace them once. Each gathers until the first index at or past
+// len(dict) and returns how many it gathered; len(dst) >= len(idx).
+var (
+	gather32 = gatherGeneric[uint32]
+	gather64 = gatherGeneric[uint64]
+)
+
+// Every implementation of each gather usable on this CPU, portable twin
+// first, for tests.
+var (
+	gather32Impls = []impl[func(dst, dict []uint32, idx []uint32) int]{{"go", gatherGeneric[uint32]}}
+	gather64Impls = []impl[func(dst, dict []uint64, idx []uint32) int]{{"go", gatherGeneric[uint64]}}
+)
