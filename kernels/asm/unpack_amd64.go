@@ -6,8 +6,8 @@ package asm
 
 // Unpack32AVX2 unpacks whole 8-value blocks of width-bit values (LSB
 // first) from src into dst, as many as fit in len(dst) and can be read
-// without loading past the end of src (the last block read needs about
-// 16 bytes beyond its start), and returns how many values it wrote, a
+// without loading past the end of src (a block may be read up to 16
+// bytes past its middle), and returns how many values it wrote, a
 // multiple of 8. It writes nothing unless 1 <= width <= 32.
 //
 //go:noescape
@@ -15,10 +15,9 @@ func Unpack32AVX2(dst []uint32, src []byte, width uint) int
 
 // Unpack64AVX2 unpacks whole 8-value blocks of width-bit values (LSB
 // first) from src into dst, as many as fit in len(dst) and can be read
-// without loading past the end of src (the last block read needs about
-// 16 bytes beyond its last 3/4, or its full 63 bytes at width 63), and
-// returns how many values it wrote, a multiple of 8. It writes nothing
-// unless 1 <= width <= 64.
+// without loading past the end of src (a block may be read up to 16
+// bytes past its last quarter), and returns how many values it wrote,
+// a multiple of 8. It writes nothing unless 1 <= width <= 64.
 //
 //go:noescape
 func Unpack64AVX2(dst []uint64, src []byte, width uint) int

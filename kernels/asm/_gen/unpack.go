@@ -9,45 +9,58 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// unpack32Tables returns, for widths 1..32 (entry w-1, 32 bytes each), the
+// broadcast32 reports whether a whole 8-value block of width w fits in the
+// 16 bytes one VBROADCASTI128 puts in both lanes, so that a single load
+// feeds both.
+func broadcast32(w int) bool { return w <= 16 }
+
+// broadcast64 reports whether values 0..3 of a width-w block fit in 16 bytes
+// from the block start and values 4..7 in 16 bytes from byte 4w/8.
+func broadcast64(w int) bool { return w <= 32 }
+
+// unpack32Tables returns, for widths 1..32 (row w-1, 32 bytes each), the
 // VPSHUFB controls and VPSRLVD counts that unpack one 8-value block into a
 // YMM register: lane 0 holds values 0..3 from a window at byte 0, lane 1
-// values 4..7 from a window at byte w/2 (4w bits in).
+// values 4..7 from a window at byte 0 (broadcast32) or 4w/8.
 func unpack32Tables() (shufA, shufB, shift []byte) {
 	shufA, shufB, shift = make([]byte, 32*32), make([]byte, 32*32), make([]byte, 32*32)
 	for w := 1; w <= 32; w++ {
 		a, b, sh := shufA[32*(w-1):32*w], shufB[32*(w-1):32*w], shift[32*(w-1):32*w]
 		for j := range 8 {
 			base := 0
-			if j >= 4 {
+			if j >= 4 && !broadcast32(w) {
 				base = 4 * w / 8
 			}
 			p := placeIn(j, w, base)
-			e := 4 * (j % 4)
-			lane := 16 * (j / 4)
-			shuffleElem(a[lane+e:lane+e+4], b[lane+e:lane+e+4], p, w, 4, 16)
+			e := 16*(j/4) + 4*(j%4)
+			shuffleElem(a[e:e+4], b[e:e+4], p, w, 4, 16)
 			binary.LittleEndian.PutUint32(sh[4*j:], uint32(p.shift))
 		}
 	}
 	return
 }
 
-// unpack64Tables returns, for widths 1..64 (entry w-1, 64 bytes each), the
+// unpack64Tables returns, for widths 1..64 (row w-1, 64 bytes each), the
 // controls that unpack one 8-value block into two YMM registers: lane m
-// (m = 0..3, lanes 0,1 of the first register then of the second) holds
-// values 2m and 2m+1 from a window at byte 2m*w/8. Width 63 does not fit
-// (values 2 and 3 span 17 bytes) and is left zero; the kernel unpacks it
-// with scalar code instead.
+// (m = 0..3: lanes 0,1 of the first register, then of the second) holds
+// values 2m and 2m+1. With broadcast64 the first register's lanes both read
+// a window at byte 0 and the second's a window at byte 4w/8; otherwise lane
+// m reads a window at byte 2m*w/8. Width 63 fits neither (values 2 and 3
+// span 17 bytes) and is left zero: the kernel unpacks it with scalar code.
 func unpack64Tables() (shufA, shufB, shift []byte) {
 	shufA, shufB, shift = make([]byte, 64*64), make([]byte, 64*64), make([]byte, 64*64)
 	for w := 1; w <= 64; w++ {
-		a, b, sh := shufA[64*(w-1):64*w], shufB[64*(w-1):64*w], shift[64*(w-1):64*w]
 		if w == 63 {
 			continue
 		}
+		a, b, sh := shufA[64*(w-1):64*w], shufB[64*(w-1):64*w], shift[64*(w-1):64*w]
 		for j := range 8 {
 			m := j / 2
-			p := placeIn(j, w, 2*m*w/8)
+			base := 2 * m * w / 8
+			if broadcast64(w) {
+				base = 4 * (j / 4) * w / 8
+			}
+			p := placeIn(j, w, base)
 			e := 16*m + 8*(j%2)
 			shuffleElem(a[e:e+8], b[e:e+8], p, w, 8, 16)
 			binary.LittleEndian.PutUint64(sh[8*j:], uint64(p.shift))
@@ -84,33 +97,163 @@ func unpack() {
 	unpack64(table("unpack64ShufA", a64), table("unpack64ShufB", b64), table("unpack64Shift", s64))
 }
 
-// unpackArgs loads the common arguments and returns dst, n (len(dst)), src,
-// end (one past the last src byte) and width.
-func unpackArgs() (dst, n, src, end, w reg.GPVirtual) {
-	dst = Load(Param("dst").Base(), GP64()).(reg.GPVirtual)
-	n = Load(Param("dst").Len(), GP64()).(reg.GPVirtual)
-	src = Load(Param("src").Base(), GP64()).(reg.GPVirtual)
-	end = Load(Param("src").Len(), GP64()).(reg.GPVirtual)
-	ADDQ(src, end)
-	w = Load(Param("width"), GP64()).(reg.GPVirtual)
-	return
+// kernel holds the registers every unpack kernel keeps: the next output and
+// input addresses and the ends of dst (rounded down to whole blocks) and src.
+type kernel struct {
+	dst, dstEnd, src, end, w reg.GPVirtual
 }
 
-// loadRow loads row w-1 (rows of 1<<log bytes, the row index already in
-// idx) of the table at tab, at byte offset off of the row.
+// unpackArgs loads the arguments of a func(dst []T, src []byte, width uint)
+// int kernel whose values are size bytes.
+func unpackArgs(size int) kernel {
+	var k kernel
+	k.dst = Load(Param("dst").Base(), GP64()).(reg.GPVirtual)
+	n := Load(Param("dst").Len(), GP64())
+	ANDQ(I8(-8), n)
+	k.dstEnd = GP64()
+	LEAQ(Mem{Base: k.dst, Index: n, Scale: uint8(size)}, k.dstEnd)
+	k.src = Load(Param("src").Base(), GP64()).(reg.GPVirtual)
+	k.end = Load(Param("src").Len(), GP64()).(reg.GPVirtual)
+	ADDQ(k.src, k.end)
+	k.w = Load(Param("width"), GP64()).(reg.GPVirtual)
+	return k
+}
+
+// loop emits a loop over groups of unroll blocks: body(i) emits block i of a
+// group, reading src at the group start and writing dst + i*out; advance
+// moves src past the group. need returns a register holding the src bytes a
+// group reads from its start. The loop runs while a whole group fits in dst
+// and its loads stay inside src, and falls through to its end label.
+func (k kernel) loop(name string, unroll, out int, need func() reg.Register, advance func(), body func(i int)) {
+	exit := name + "_end"
+	group := unroll * out
+	t := GP64()
+	MOVQ(k.dstEnd, t)
+	SUBQ(k.dst, t)
+	CMPQ(t, U32(group))
+	JB(LabelRef(exit))
+	n := need()
+	MOVQ(k.end, t)
+	SUBQ(k.src, t)
+	CMPQ(t, n)
+	JB(LabelRef(exit))
+	dLim, sLim := GP64(), GP64()
+	LEAQ(Mem{Base: k.dstEnd, Disp: -group}, dLim)
+	MOVQ(k.end, sLim)
+	SUBQ(n, sLim)
+	Label(name)
+	for i := range unroll {
+		body(i)
+	}
+	advance()
+	ADDQ(U32(group), k.dst)
+	CMPQ(k.dst, dLim)
+	JHI(LabelRef(exit))
+	CMPQ(k.src, sLim)
+	JLS(LabelRef(name))
+	Label(exit)
+}
+
+// constLoops emits the loops of a fixed-width mode whose blocks read
+// exactly stride bytes: 4 blocks per iteration, then one.
+func (k kernel) constLoops(name string, stride, out int, body func(src Mem, dst Mem)) {
+	for _, u := range []int{4, 1} {
+		k.loop(fmt.Sprintf("%s%d", name, u), u, out,
+			func() reg.Register { r := GP64(); MOVQ(U32(u*stride), r); return r },
+			func() { ADDQ(U32(u*stride), k.src) },
+			func(i int) { body(Mem{Base: k.src, Disp: i * stride}, Mem{Base: k.dst, Disp: i * out}) })
+	}
+	JMP(LabelRef("done"))
+}
+
+// shuffle holds the per-width constants of the shuffle modes.
+type shuffle struct {
+	a, s    reg.VecVirtual // byte shuffle and right shifts
+	b, l    reg.VecVirtual // extra-byte shuffle and left shifts; nil unless wide
+	mask    reg.VecVirtual
+	element int // 4 or 8
+}
+
+// apply unpacks the bytes in y (as loaded for this shuffle) in place.
+func (sh shuffle) apply(y reg.VecVirtual) {
+	srl, sll := VPSRLVD, VPSLLVD
+	if sh.element == 8 {
+		srl, sll = VPSRLVQ, VPSLLVQ
+	}
+	var y2 reg.VecVirtual
+	if sh.b != nil {
+		y2 = YMM()
+		VPSHUFB(sh.b, y, y2)
+		sll(sh.l, y2, y2)
+	}
+	VPSHUFB(sh.a, y, y)
+	srl(sh.s, y, y)
+	if sh.b != nil {
+		VPOR(y2, y, y)
+	}
+	VPAND(sh.mask, y, y)
+}
+
+// widen returns sh with the extra-byte shuffle of a wide width added: b is
+// loaded from row idx of tab at offset off, and the left shifts are the
+// element size minus the right shifts.
+func (sh shuffle) widen(tab Mem, idx reg.Register, off int) shuffle {
+	sh.b, sh.l = YMM(), YMM()
+	loadRow(tab, idx, off, sh.b)
+	c := GP64()
+	MOVQ(U32(8*sh.element), c)
+	x := XMM()
+	MOVQ(c, x)
+	if sh.element == 8 {
+		VPBROADCASTQ(x, sh.l)
+		VPSUBQ(sh.s, sh.l, sh.l)
+	} else {
+		VPBROADCASTD(x, sh.l)
+		VPSUBD(sh.s, sh.l, sh.l)
+	}
+	return sh
+}
+
+// loadRow loads 32 bytes at offset off of the row at byte idx of table tab.
 func loadRow(tab Mem, idx reg.Register, off int, y reg.Register) {
 	base := GP64()
 	LEAQ(tab, base)
 	VMOVDQU(Mem{Base: base, Index: idx, Scale: 1, Disp: off}, y)
 }
 
-// roomFor jumps to label unless at least need bytes remain before end.
-func roomFor(src, end, need reg.Register, label string) {
-	t := GP64()
-	MOVQ(end, t)
-	SUBQ(src, t)
-	CMPQ(t, need)
-	JB(LabelRef(label))
+// lowBits returns a register with the low w bits of every element set.
+func lowBits(w reg.Register, element int) reg.VecVirtual {
+	m := YMM()
+	c := GP64()
+	MOVQ(U32(8*element), c)
+	SUBQ(w, c)
+	x := XMM()
+	MOVQ(c, x)
+	if element == 8 {
+		VPCMPEQQ(m, m, m)
+		VPSRLQ(x, m, m)
+	} else {
+		VPCMPEQD(m, m, m)
+		VPSRLD(x, m, m)
+	}
+	return m
+}
+
+// ret stores the number of values written, (dst - dst_base)/size, and
+// returns.
+func (k kernel) ret(size int, log uint64) {
+	Label("done")
+	base := Load(Param("dst").Base(), GP64())
+	SUBQ(base, k.dst)
+	SHRQ(Imm(log), k.dst)
+	Store(k.dst, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+
+	Label("none")
+	XORQ(k.dst, k.dst)
+	Store(k.dst, ReturnIndex(0))
+	RET()
 }
 
 func unpack32(shufA, shufB, shift Mem) {
@@ -118,121 +261,155 @@ func unpack32(shufA, shufB, shift Mem) {
 	Pragma("noescape")
 	Doc("Unpack32AVX2 unpacks whole 8-value blocks of width-bit values (LSB",
 		"first) from src into dst, as many as fit in len(dst) and can be read",
-		"without loading past the end of src (the last block read needs about",
-		"16 bytes beyond its start), and returns how many values it wrote, a",
+		"without loading past the end of src (a block may be read up to 16",
+		"bytes past its middle), and returns how many values it wrote, a",
 		"multiple of 8. It writes nothing unless 1 <= width <= 32.")
-	dst, n, src, end, w := unpackArgs()
-	total := GP64()
-	MOVQ(n, total)
-
+	k := unpackArgs(4)
+	w := k.w
 	idx := GP64()
 	LEAQ(Mem{Base: w, Disp: -1}, idx)
 	CMPQ(idx, Imm(31))
 	JA(LabelRef("none"))
-	SHLQ(Imm(5), idx)
 
-	sa, sh := YMM(), YMM()
-	loadRow(shufA, idx, 0, sa)
-	loadRow(shift, idx, 0, sh)
-	mask := YMM()
-	c := GP64()
-	MOVQ(U32(32), c)
-	SUBQ(w, c)
-	xc := XMM()
-	MOVQ(c, xc)
-	VPCMPEQD(mask, mask, mask)
-	VPSRLD(xc, mask, mask)
+	Comment("Widths 32, 16 and 8 are a copy or a zero extension.")
+	CMPQ(w, Imm(32))
+	JE(LabelRef("copy"))
+	CMPQ(w, Imm(16))
+	JE(LabelRef("zext16"))
+	CMPQ(w, Imm(8))
+	JE(LabelRef("zext8"))
+
+	SHLQ(Imm(5), idx)
+	sh := shuffle{a: YMM(), s: YMM(), element: 4}
+	loadRow(shufA, idx, 0, sh.a)
+	loadRow(shift, idx, 0, sh.s)
+	sh.mask = lowBits(w, 4)
 	h := GP64()
 	MOVQ(w, h)
 	SHRQ(Imm(1), h)
-
+	CMPQ(w, Imm(16))
+	JB(LabelRef("bcast"))
 	wide := GP64()
 	MOVQ(U64(widthMask(32, 4, 0)), wide)
 	BTQ(w, wide)
 	JCS(LabelRef("wide"))
 
-	unpack32Loops("narrow", dst, n, src, end, w, h, sa, sh, mask, nil, nil)
-	JMP(LabelRef("done"))
-
+	Comment("Lane 0 reads values 0..3 from the block start, lane 1 values 4..7 from byte w/2.")
+	unpack32Windows(k, "narrow", h, sh)
 	Label("wide")
 	Comment("Some values span 5 bytes: a second shuffle fetches the fifth byte.")
-	sb, shb := YMM(), YMM()
-	loadRow(shufB, idx, 0, sb)
-	c32 := GP64()
-	MOVQ(U32(32), c32)
-	x32 := XMM()
-	MOVQ(c32, x32)
-	VPBROADCASTD(x32, shb)
-	VPSUBD(sh, shb, shb)
-	unpack32Loops("wide", dst, n, src, end, w, h, sa, sh, mask, sb, shb)
+	unpack32Windows(k, "wide", h, sh.widen(shufB, idx, 0))
 
-	Label("done")
-	SUBQ(n, total)
-	Store(total, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	Label("bcast")
+	Comment("A block fits in 16 bytes: one broadcast load feeds both lanes.")
+	w3 := GP64()
+	LEAQ(Mem{Base: w, Index: w, Scale: 2}, w3)
+	blockAt := []Mem{{Base: k.src}, {Base: k.src, Index: w, Scale: 1}, {Base: k.src, Index: w, Scale: 2}, {Base: k.src, Index: w3, Scale: 1}}
+	for _, u := range []int{4, 1} {
+		k.loop(fmt.Sprintf("bcast%d", u), u, 32,
+			func() reg.Register { return groupNeed(u, w, nil) },
+			func() { advance(k.src, w, u) },
+			func(i int) {
+				y := YMM()
+				VBROADCASTI128(blockAt[i], y)
+				sh.apply(y)
+				VMOVDQU(y, Mem{Base: k.dst, Disp: 32 * i})
+			})
+	}
+	JMP(LabelRef("done"))
 
-	Label("none")
-	XORQ(total, total)
-	Store(total, ReturnIndex(0))
-	RET()
+	Label("copy")
+	k.constLoops("copy", 32, 32, func(src, dst Mem) {
+		y := YMM()
+		VMOVDQU(src, y)
+		VMOVDQU(y, dst)
+	})
+	Label("zext16")
+	k.constLoops("zext16_", 16, 32, func(src, dst Mem) {
+		y := YMM()
+		VPMOVZXWD(src, y)
+		VMOVDQU(y, dst)
+	})
+	Label("zext8")
+	k.constLoops("zext8_", 8, 32, func(src, dst Mem) {
+		y := YMM()
+		VPMOVZXBD(src, y)
+		VMOVDQU(y, dst)
+	})
+	k.ret(4, 2)
 }
 
-// unpack32Loops emits the 32-value loop and then the 8-value loop. sb and shb
-// are nil unless some value spans 5 bytes.
-func unpack32Loops(p string, dst, n, src, end, w, h reg.GPVirtual, sa, sh, mask, sb, shb reg.VecVirtual) {
-	block := func(lo, hi Mem, out Mem) {
+// groupNeed returns a register holding the bytes a group of u blocks of w
+// bytes reads from its start when each block's last 16-byte window starts at
+// byte last of the block (last nil: at the block start): (u-1)*w + last + 16.
+func groupNeed(u int, w, last reg.Register) reg.Register {
+	r := GP64()
+	switch u {
+	case 1:
+		XORQ(r, r)
+	case 2:
+		MOVQ(w, r)
+	case 4:
+		LEAQ(Mem{Base: w, Index: w, Scale: 2}, r)
+	default:
+		panic("unsupported unroll")
+	}
+	if last != nil {
+		ADDQ(last, r)
+	}
+	ADDQ(Imm(16), r)
+	return r
+}
+
+// advance moves src past u blocks of w bytes.
+func advance(src, w reg.Register, u int) {
+	switch u {
+	case 1:
+		ADDQ(w, src)
+	case 2, 4, 8:
+		LEAQ(Mem{Base: src, Index: w, Scale: uint8(u)}, src)
+	default:
+		panic("unsupported unroll")
+	}
+}
+
+// unpack32Windows emits the loops of a mode whose lane 1 reads a separate
+// window at byte h = w/2 of each block, then jumps to done.
+func unpack32Windows(k kernel, p string, h reg.Register, sh shuffle) {
+	w := k.w
+	wh := GP64()
+	LEAQ(Mem{Base: w, Index: h, Scale: 1}, wh)
+	block := func(lo, hi, out Mem) {
 		y := YMM()
 		VMOVDQU(lo, y.AsX())
 		VINSERTI128(Imm(1), hi, y, y)
-		var y2 reg.VecVirtual
-		if sb != nil {
-			y2 = YMM()
-			VPSHUFB(sb, y, y2)
-			VPSLLVD(shb, y2, y2)
-		}
-		VPSHUFB(sa, y, y)
-		VPSRLVD(sh, y, y)
-		if sb != nil {
-			VPOR(y2, y, y)
-		}
-		VPAND(mask, y, y)
+		sh.apply(y)
 		VMOVDQU(y, out)
 	}
-
-	Comment("Four blocks (32 values) at a time.")
-	wh := GP64()
-	LEAQ(Mem{Base: w, Index: h, Scale: 1}, wh)
-	need := GP64()
-	LEAQ(Mem{Base: wh, Index: w, Scale: 2, Disp: 16}, need) // 3w + w/2 + 16
-	Label(p + "_loop32")
-	CMPQ(n, Imm(32))
-	JB(LabelRef(p + "_tail"))
-	roomFor(src, end, need, p+"_tail")
-	src2 := GP64()
-	LEAQ(Mem{Base: src, Index: w, Scale: 2}, src2)
-	block(Mem{Base: src}, Mem{Base: src, Index: h, Scale: 1}, Mem{Base: dst})
-	block(Mem{Base: src, Index: w, Scale: 1}, Mem{Base: src, Index: wh, Scale: 1}, Mem{Base: dst, Disp: 32})
-	block(Mem{Base: src2}, Mem{Base: src2, Index: h, Scale: 1}, Mem{Base: dst, Disp: 64})
-	block(Mem{Base: src2, Index: w, Scale: 1}, Mem{Base: src2, Index: wh, Scale: 1}, Mem{Base: dst, Disp: 96})
-	LEAQ(Mem{Base: src, Index: w, Scale: 4}, src)
-	ADDQ(Imm(128), dst)
-	SUBQ(Imm(32), n)
-	JMP(LabelRef(p + "_loop32"))
-
-	Label(p + "_tail")
-	Comment("Then single blocks.")
-	need1 := GP64()
-	LEAQ(Mem{Base: h, Disp: 16}, need1)
-	Label(p + "_loop8")
-	CMPQ(n, Imm(8))
-	JB(LabelRef("done"))
-	roomFor(src, end, need1, "done")
-	block(Mem{Base: src}, Mem{Base: src, Index: h, Scale: 1}, Mem{Base: dst})
-	ADDQ(w, src)
-	ADDQ(Imm(32), dst)
-	SUBQ(Imm(8), n)
-	JMP(LabelRef(p + "_loop8"))
+	var src2 reg.GPVirtual
+	k.loop(p+"4", 4, 32,
+		func() reg.Register { return groupNeed(4, w, h) },
+		func() { advance(k.src, w, 4) },
+		func(i int) {
+			base := k.src
+			if i >= 2 {
+				if i == 2 {
+					src2 = GP64()
+					LEAQ(Mem{Base: k.src, Index: w, Scale: 2}, src2)
+				}
+				base = src2
+			}
+			if i%2 == 0 {
+				block(Mem{Base: base}, Mem{Base: base, Index: h, Scale: 1}, Mem{Base: k.dst, Disp: 32 * i})
+			} else {
+				block(Mem{Base: base, Index: w, Scale: 1}, Mem{Base: base, Index: wh, Scale: 1}, Mem{Base: k.dst, Disp: 32 * i})
+			}
+		})
+	k.loop(p+"1", 1, 32,
+		func() reg.Register { return groupNeed(1, w, h) },
+		func() { advance(k.src, w, 1) },
+		func(int) { block(Mem{Base: k.src}, Mem{Base: k.src, Index: h, Scale: 1}, Mem{Base: k.dst}) })
+	JMP(LabelRef("done"))
 }
 
 func unpack64(shufA, shufB, shift Mem) {
@@ -240,36 +417,38 @@ func unpack64(shufA, shufB, shift Mem) {
 	Pragma("noescape")
 	Doc("Unpack64AVX2 unpacks whole 8-value blocks of width-bit values (LSB",
 		"first) from src into dst, as many as fit in len(dst) and can be read",
-		"without loading past the end of src (the last block read needs about",
-		"16 bytes beyond its last 3/4, or its full 63 bytes at width 63), and",
-		"returns how many values it wrote, a multiple of 8. It writes nothing",
-		"unless 1 <= width <= 64.")
-	dst, n, src, end, w := unpackArgs()
-	total := GP64()
-	MOVQ(n, total)
-
+		"without loading past the end of src (a block may be read up to 16",
+		"bytes past its last quarter), and returns how many values it wrote,",
+		"a multiple of 8. It writes nothing unless 1 <= width <= 64.")
+	k := unpackArgs(8)
+	w := k.w
 	idx := GP64()
 	LEAQ(Mem{Base: w, Disp: -1}, idx)
 	CMPQ(idx, Imm(63))
 	JA(LabelRef("none"))
+
+	Comment("Widths 64, 32, 16 and 8 are a copy or a zero extension; 63 is scalar.")
+	CMPQ(w, Imm(64))
+	JE(LabelRef("copy"))
 	CMPQ(w, Imm(63))
 	JE(LabelRef("w63"))
-	SHLQ(Imm(6), idx)
+	CMPQ(w, Imm(32))
+	JE(LabelRef("zext32"))
+	CMPQ(w, Imm(16))
+	JE(LabelRef("zext16"))
+	CMPQ(w, Imm(8))
+	JE(LabelRef("zext8"))
 
-	sa0, sa1, sh0, sh1 := YMM(), YMM(), YMM(), YMM()
-	loadRow(shufA, idx, 0, sa0)
-	loadRow(shufA, idx, 32, sa1)
-	loadRow(shift, idx, 0, sh0)
-	loadRow(shift, idx, 32, sh1)
-	mask := YMM()
-	c := GP64()
-	MOVQ(U32(64), c)
-	SUBQ(w, c)
-	xc := XMM()
-	MOVQ(c, xc)
-	VPCMPEQQ(mask, mask, mask)
-	VPSRLQ(xc, mask, mask)
-	// Window starts of the four lanes: 0, 2w/8, 4w/8, 6w/8.
+	SHLQ(Imm(6), idx)
+	lo := shuffle{a: YMM(), s: YMM(), element: 8}
+	hi := shuffle{a: YMM(), s: YMM(), element: 8}
+	loadRow(shufA, idx, 0, lo.a)
+	loadRow(shufA, idx, 32, hi.a)
+	loadRow(shift, idx, 0, lo.s)
+	loadRow(shift, idx, 32, hi.s)
+	lo.mask = lowBits(w, 8)
+	hi.mask = lo.mask
+	// Window starts: 2w/8, 4w/8 and 6w/8.
 	p1, p2, p3 := GP64(), GP64(), GP64()
 	MOVQ(w, p1)
 	SHRQ(Imm(2), p1)
@@ -277,138 +456,133 @@ func unpack64(shufA, shufB, shift Mem) {
 	SHRQ(Imm(1), p2)
 	LEAQ(Mem{Base: w, Index: w, Scale: 2}, p3)
 	SHRQ(Imm(2), p3)
-
+	CMPQ(w, Imm(32))
+	JB(LabelRef("bcast"))
 	wide := GP64()
 	MOVQ(U64(widthMask(64, 8, 63)), wide)
 	BTQ(w, wide)
 	JCS(LabelRef("wide"))
 
-	unpack64Loops("narrow", dst, n, src, end, w, p1, p2, p3, [2]reg.VecVirtual{sa0, sa1}, [2]reg.VecVirtual{sh0, sh1}, mask, [2]reg.VecVirtual{}, [2]reg.VecVirtual{})
-	JMP(LabelRef("done"))
-
+	Comment("Lane m of the block's two registers reads values 2m, 2m+1 from byte 2mw/8.")
+	unpack64Windows(k, "narrow", p1, p2, p3, lo, hi)
 	Label("wide")
 	Comment("Some values span 9 bytes: a second shuffle fetches the ninth byte.")
-	sb0, sb1, shb0, shb1 := YMM(), YMM(), YMM(), YMM()
-	loadRow(shufB, idx, 0, sb0)
-	loadRow(shufB, idx, 32, sb1)
-	c64 := GP64()
-	MOVQ(U32(64), c64)
-	x64 := XMM()
-	MOVQ(c64, x64)
-	VPBROADCASTQ(x64, shb0)
-	VPSUBQ(sh1, shb0, shb1)
-	VPSUBQ(sh0, shb0, shb0)
-	unpack64Loops("wide", dst, n, src, end, w, p1, p2, p3, [2]reg.VecVirtual{sa0, sa1}, [2]reg.VecVirtual{sh0, sh1}, mask,
-		[2]reg.VecVirtual{sb0, sb1}, [2]reg.VecVirtual{shb0, shb1})
+	unpack64Windows(k, "wide", p1, p2, p3, lo.widen(shufB, idx, 0), hi.widen(shufB, idx, 32))
+
+	Label("bcast")
+	Comment("Values 0..3 fit in 16 bytes from the block start, 4..7 from byte w/2:")
+	Comment("a broadcast load feeds each register.")
+	for _, u := range []int{2, 1} {
+		k.loop(fmt.Sprintf("bcast%d", u), u, 64,
+			func() reg.Register { return groupNeed(u, w, p2) },
+			func() { advance(k.src, w, u) },
+			func(i int) {
+				base := k.src
+				if i == 1 {
+					base = GP64()
+					LEAQ(Mem{Base: k.src, Index: w, Scale: 1}, base)
+				}
+				y0, y1 := YMM(), YMM()
+				VBROADCASTI128(Mem{Base: base}, y0)
+				VBROADCASTI128(Mem{Base: base, Index: p2, Scale: 1}, y1)
+				lo.apply(y0)
+				hi.apply(y1)
+				VMOVDQU(y0, Mem{Base: k.dst, Disp: 64 * i})
+				VMOVDQU(y1, Mem{Base: k.dst, Disp: 64*i + 32})
+			})
+	}
 	JMP(LabelRef("done"))
 
+	Label("copy")
+	k.constLoops("copy", 64, 64, func(src, dst Mem) {
+		y0, y1 := YMM(), YMM()
+		VMOVDQU(src, y0)
+		VMOVDQU(src.Offset(32), y1)
+		VMOVDQU(y0, dst)
+		VMOVDQU(y1, dst.Offset(32))
+	})
+	for _, z := range []struct {
+		name   string
+		stride int
+		ext    func(...Op)
+	}{{"zext32", 32, VPMOVZXDQ}, {"zext16", 16, VPMOVZXWQ}, {"zext8", 8, VPMOVZXBQ}} {
+		Label(z.name)
+		k.constLoops(z.name+"_", z.stride, 64, func(src, dst Mem) {
+			y0, y1 := YMM(), YMM()
+			z.ext(src, y0)
+			z.ext(src.Offset(z.stride/2), y1)
+			VMOVDQU(y0, dst)
+			VMOVDQU(y1, dst.Offset(32))
+		})
+	}
+
 	Label("w63")
-	unpack64Width63(dst, n, src, end)
-
-	Label("done")
-	SUBQ(n, total)
-	Store(total, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
-
-	Label("none")
-	XORQ(total, total)
-	Store(total, ReturnIndex(0))
-	RET()
+	unpack64Width63(k)
+	k.ret(8, 3)
 }
 
-// unpack64Loops emits the 16-value loop (8 for wide widths, where the extra
-// shuffles use the registers a second block would need) and then the
-// 8-value loop.
-func unpack64Loops(p string, dst, n, src, end, w, p1, p2, p3 reg.GPVirtual, sa, sh [2]reg.VecVirtual, mask reg.VecVirtual, sb, shb [2]reg.VecVirtual) {
-	half := func(k int, lo, hi Mem, out Mem) {
+// unpack64Windows emits the loops of a mode whose four lanes read separate
+// windows at bytes 0, p1, p2 and p3 of each block, then jumps to done. Wide
+// widths use one block per iteration: their extra shuffles take the
+// registers a second block would need.
+func unpack64Windows(k kernel, p string, p1, p2, p3 reg.Register, lo, hi shuffle) {
+	w := k.w
+	half := func(sh shuffle, a, b, out Mem) {
 		y := YMM()
-		VMOVDQU(lo, y.AsX())
-		VINSERTI128(Imm(1), hi, y, y)
-		var y2 reg.VecVirtual
-		if sb[k] != nil {
-			y2 = YMM()
-			VPSHUFB(sb[k], y, y2)
-			VPSLLVQ(shb[k], y2, y2)
-		}
-		VPSHUFB(sa[k], y, y)
-		VPSRLVQ(sh[k], y, y)
-		if sb[k] != nil {
-			VPOR(y2, y, y)
-		}
-		VPAND(mask, y, y)
+		VMOVDQU(a, y.AsX())
+		VINSERTI128(Imm(1), b, y, y)
+		sh.apply(y)
 		VMOVDQU(y, out)
 	}
 	block := func(base reg.Register, out int) {
-		half(0, Mem{Base: base}, Mem{Base: base, Index: p1, Scale: 1}, Mem{Base: dst, Disp: out})
-		half(1, Mem{Base: base, Index: p2, Scale: 1}, Mem{Base: base, Index: p3, Scale: 1}, Mem{Base: dst, Disp: out + 32})
+		half(lo, Mem{Base: base}, Mem{Base: base, Index: p1, Scale: 1}, Mem{Base: k.dst, Disp: out})
+		half(hi, Mem{Base: base, Index: p2, Scale: 1}, Mem{Base: base, Index: p3, Scale: 1}, Mem{Base: k.dst, Disp: out + 32})
 	}
-
-	if sb[0] == nil {
-		Comment("Two blocks (16 values) at a time.")
-		need := GP64()
-		LEAQ(Mem{Base: w, Index: p3, Scale: 1, Disp: 16}, need)
-		Label(p + "_loop16")
-		CMPQ(n, Imm(16))
-		JB(LabelRef(p + "_tail"))
-		roomFor(src, end, need, p+"_tail")
-		src2 := GP64()
-		LEAQ(Mem{Base: src, Index: w, Scale: 1}, src2)
-		block(src, 0)
-		block(src2, 64)
-		LEAQ(Mem{Base: src, Index: w, Scale: 2}, src)
-		ADDQ(Imm(128), dst)
-		SUBQ(Imm(16), n)
-		JMP(LabelRef(p + "_loop16"))
-		Label(p + "_tail")
+	unrolls := []int{2, 1}
+	if lo.b != nil {
+		unrolls = []int{1}
 	}
-
-	Comment("Single blocks.")
-	need1 := GP64()
-	LEAQ(Mem{Base: p3, Disp: 16}, need1)
-	Label(p + "_loop8")
-	CMPQ(n, Imm(8))
-	JB(LabelRef("done"))
-	roomFor(src, end, need1, "done")
-	block(src, 0)
-	ADDQ(w, src)
-	ADDQ(Imm(64), dst)
-	SUBQ(Imm(8), n)
-	JMP(LabelRef(p + "_loop8"))
+	for _, u := range unrolls {
+		k.loop(fmt.Sprintf("%s%d", p, u), u, 64,
+			func() reg.Register { return groupNeed(u, w, p3) },
+			func() { advance(k.src, w, u) },
+			func(i int) {
+				base := k.src
+				if i == 1 {
+					base = GP64()
+					LEAQ(Mem{Base: k.src, Index: w, Scale: 1}, base)
+				}
+				block(base, 64*i)
+			})
+	}
+	JMP(LabelRef("done"))
 }
 
-// unpack64Width63 emits scalar code for width 63, where two values of a lane
-// pair span 17 bytes: value j of a 63-byte block starts at byte 63j/8 and bit
-// (63j)%8 = (8-j)%8, and a double shift (SHRD) joins it with the next word.
-func unpack64Width63(dst, n, src, end reg.GPVirtual) {
-	need := GP64()
-	MOVQ(U32(63), need)
-	Label("w63_loop")
-	CMPQ(n, Imm(8))
-	JB(LabelRef("done"))
-	roomFor(src, end, need, "done")
-	for j := range 8 {
-		off, s := 63*j/8, 63*j%8
-		lo := GP64()
-		MOVQ(Mem{Base: src, Disp: off}, lo)
-		switch {
-		case s == 0:
-			BTRQ(Imm(63), lo)
-		case s+63 == 64:
-			SHRQ(Imm(uint64(s)), lo)
-		default:
-			if off+16 > 63 {
-				panic(fmt.Sprintf("width 63: value %d reads past its block", j))
+// unpack64Width63 emits scalar code for width 63, where values 2 and 3 of a
+// block span 17 bytes: value j of a 63-byte block starts at byte 63j/8 and
+// bit (63j)%8 = (8-j)%8, and a double shift (SHRD) joins it with the next
+// word.
+func unpack64Width63(k kernel) {
+	k.constLoops("w63_", 63, 64, func(src, dst Mem) {
+		for j := range 8 {
+			off, s := 63*j/8, 63*j%8
+			lo := GP64()
+			MOVQ(src.Offset(off), lo)
+			switch {
+			case s == 0:
+				BTRQ(Imm(63), lo)
+			case s+63 == 64:
+				SHRQ(Imm(uint64(s)), lo)
+			default:
+				if off+16 > 63 {
+					panic(fmt.Sprintf("width 63: value %d reads past its block", j))
+				}
+				hi := GP64()
+				MOVQ(src.Offset(off+8), hi)
+				SHRQ(Imm(uint64(s)), hi, lo)
+				BTRQ(Imm(63), lo)
 			}
-			hi := GP64()
-			MOVQ(Mem{Base: src, Disp: off + 8}, hi)
-			SHRQ(Imm(uint64(s)), hi, lo)
-			BTRQ(Imm(63), lo)
+			MOVQ(lo, dst.Offset(8*j))
 		}
-		MOVQ(lo, Mem{Base: dst, Disp: 8 * j})
-	}
-	ADDQ(Imm(63), src)
-	ADDQ(Imm(64), dst)
-	SUBQ(Imm(8), n)
-	JMP(LabelRef("w63_loop"))
+	})
 }
