@@ -59,15 +59,20 @@ func TestBitmapHelpers(t *testing.T) {
 		}
 	}
 	for name, err := range map[string]error{
-		"fill":       FillBits(make([]byte, 2), 9, 8, true),
-		"fill neg":   FillBits(make([]byte, 2), -1, 1, true),
-		"copy dst":   CopyBits(make([]byte, 1), 1, make([]byte, 2), 0, 8),
-		"copy src":   CopyBits(make([]byte, 2), 0, make([]byte, 1), 1, 8),
-		"count":      func() error { _, err := CountSetBits(make([]byte, 1), 0, 9); return err }(),
-		"count neg":  func() error { _, err := CountSetBits(make([]byte, 1), 0, -1); return err }(),
-		"levels":     func() error { _, err := LevelsToBitmap(make([]byte, 1), 1, make([]int16, 8), 1); return err }(),
-		"levels8":    func() error { _, err := LevelsToBitmapUint8(make([]byte, 1), 2, make([]uint8, 7), 1); return err }(),
-		"bitmap dec": func() error { var d RLEDecoder; d.Reset([]byte{16, 1}, 1); _, err := d.DecodeBitmap(nil, 0, 1); return err }(),
+		"fill":      FillBits(make([]byte, 2), 9, 8, true),
+		"fill neg":  FillBits(make([]byte, 2), -1, 1, true),
+		"copy dst":  CopyBits(make([]byte, 1), 1, make([]byte, 2), 0, 8),
+		"copy src":  CopyBits(make([]byte, 2), 0, make([]byte, 1), 1, 8),
+		"count":     func() error { _, err := CountSetBits(make([]byte, 1), 0, 9); return err }(),
+		"count neg": func() error { _, err := CountSetBits(make([]byte, 1), 0, -1); return err }(),
+		"levels":    func() error { _, err := LevelsToBitmap(make([]byte, 1), 1, make([]int16, 8), 1); return err }(),
+		"levels8":   func() error { _, err := LevelsToBitmapUint8(make([]byte, 1), 2, make([]uint8, 7), 1); return err }(),
+		"bitmap dec": func() error {
+			var d RLEDecoder
+			d.Reset([]byte{16, 1}, 1)
+			_, err := d.DecodeBitmap(nil, 0, 1)
+			return err
+		}(),
 	} {
 		if !errors.Is(err, ErrShortBuffer) {
 			t.Errorf("%s: %v, want ErrShortBuffer", name, err)
