@@ -8,4 +8,14 @@ func init() {
 	avx2 := cpu.X86.HasAVX && cpu.X86.HasAVX2
 	unpack32Impls = append(unpack32Impls, impl[unpack32Func]{"avx2", Unpack32AVX2, avx2})
 	unpack64Impls = append(unpack64Impls, impl[unpack64Func]{"avx2", Unpack64AVX2, avx2})
+	prefix32Impls = append(prefix32Impls, impl[prefix32Func]{"avx2", DeltaPrefixSum32AVX2, avx2})
+	prefix64Impls = append(prefix64Impls, impl[prefix64Func]{"avx2", DeltaPrefixSum64AVX2, avx2})
+	for w, fns := range map[int][2]bssFunc{
+		2: {BSSDecode2AVX2, BSSEncode2AVX2},
+		4: {BSSDecode4AVX2, BSSEncode4AVX2},
+		8: {BSSDecode8AVX2, BSSEncode8AVX2},
+	} {
+		bssImpls[w].decode = append(bssImpls[w].decode, impl[bssFunc]{"avx2", fns[0], avx2})
+		bssImpls[w].encode = append(bssImpls[w].encode, impl[bssFunc]{"avx2", fns[1], avx2})
+	}
 }

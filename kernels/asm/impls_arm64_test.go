@@ -8,4 +8,14 @@ func init() {
 	neon := cpu.ARM64.HasASIMD
 	unpack32Impls = append(unpack32Impls, impl[unpack32Func]{"neon", Unpack32NEON, neon})
 	unpack64Impls = append(unpack64Impls, impl[unpack64Func]{"neon", Unpack64NEON, neon})
+	prefix32Impls = append(prefix32Impls, impl[prefix32Func]{"neon", DeltaPrefixSum32NEON, neon})
+	prefix64Impls = append(prefix64Impls, impl[prefix64Func]{"neon", DeltaPrefixSum64NEON, neon})
+	for w, fns := range map[int][2]bssFunc{
+		2: {BSSDecode2NEON, BSSEncode2NEON},
+		4: {BSSDecode4NEON, BSSEncode4NEON},
+		8: {BSSDecode8NEON, BSSEncode8NEON},
+	} {
+		bssImpls[w].decode = append(bssImpls[w].decode, impl[bssFunc]{"neon", fns[0], neon})
+		bssImpls[w].encode = append(bssImpls[w].encode, impl[bssFunc]{"neon", fns[1], neon})
+	}
 }

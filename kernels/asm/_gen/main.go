@@ -11,18 +11,22 @@
 package main
 
 //go:generate go run . -kernel unpack -out ../unpack_amd64.s -stubs ../unpack_amd64.go -pkg asm
+//go:generate go run . -kernel bss -out ../bss_amd64.s -stubs ../bss_amd64.go -pkg asm
+//go:generate go run . -kernel delta -out ../delta_amd64.s -stubs ../delta_amd64.go -pkg asm
 //go:generate go run . -kernel tables-arm64 -tables ../unpack_tables_arm64.s
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 )
 
 func main() {
-	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, tables-arm64")
+	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, bss, delta, tables-arm64")
 	tables := flag.String("tables", "", "output path of the arm64 tables (with -kernel tables-arm64)")
 	flag.Parse()
 	if *kernel == "tables-arm64" {
@@ -34,6 +38,8 @@ func main() {
 	}
 	build, ok := map[string]func(){
 		"unpack": unpack,
+		"bss":    bss,
+		"delta":  delta,
 	}[*kernel]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "unknown -kernel %q\n", *kernel)
@@ -42,4 +48,26 @@ func main() {
 	ConstraintExpr("!purego")
 	build()
 	Generate()
+	if err := checkVEXRegisters(flag.Lookup("out").Value.String()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// vexOnly matches vector registers 16-31, which avo's allocator may hand out
+// (they exist with AVX-512) but VEX-encoded AVX2 instructions cannot name.
+var vexOnly = regexp.MustCompile(`\b[XY](1[6-9]|2[0-9]|3[01])\b`)
+
+// checkVEXRegisters fails when the generated assembly at path uses a vector
+// register the AVX2 kernels cannot encode.
+func checkVEXRegisters(path string) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if loc := vexOnly.FindIndex(src); loc != nil {
+		line := 1 + strings.Count(string(src[:loc[0]]), "\n")
+		return fmt.Errorf("%s:%d: register %s needs AVX-512; reduce register pressure", path, line, src[loc[0]:loc[1]])
+	}
+	return nil
 }
