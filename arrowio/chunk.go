@@ -1,0 +1,86 @@
+package arrowio
+
+import (
+	"fmt"
+	"hash/crc32"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// chunkRange returns the file byte range [start, start+length) of a column
+// chunk's pages, checked against limit, the offset where the pages end
+// (the footer's start).
+//
+// The chunk starts at its dictionary page when it has one and otherwise at
+// its first data page; writers have set either offset to 0 for "none", so
+// only offsets past the leading magic count, and the smaller one wins.
+// total_compressed_size covers every page with its header; pad adds bytes
+// for writers that understate it (see chunkPadding), clamped to limit.
+func chunkRange(md *footer.ColumnMetaData, limit int64, pad bool) (start, length int64, err error) {
+	start = md.DataPageOffset
+	if d, ok := md.DictionaryPageOffset.Get(); ok && d >= 4 && (d < start || start < 4) {
+		start = d
+	}
+	length = md.TotalCompressedSize
+	if start < 4 || length < 0 || start > limit || length > limit-start {
+		return 0, 0, fmt.Errorf("column chunk at offset %d of %d bytes lies outside the %d bytes of pages", start, length, limit)
+	}
+	if pad {
+		length = min(length+chunkPadding, limit-start)
+	}
+	return start, length, nil
+}
+
+// rawPage is one page as stored: its parsed header, where it starts, and
+// its payload, still compressed.
+type rawPage struct {
+	header  footer.PageHeader
+	offset  int64  // file offset of the page header
+	payload []byte // compressed_page_size bytes after the header
+}
+
+// pageIterator walks the pages of one column chunk held in memory.
+type pageIterator struct {
+	data      []byte // the chunk's bytes
+	base      int64  // file offset of data[0]
+	pos       int
+	ordinal   int // index of the next page within the chunk
+	verifyCRC bool
+}
+
+// next parses the next page header and slices its payload. It returns
+// ok=false at the end of the chunk. A header that does not parse, a size
+// that runs past the chunk, or (with CRC verification on) a checksum
+// mismatch is an error wrapping ErrCorrupt.
+func (it *pageIterator) next() (p rawPage, ok bool, err error) {
+	if it.pos >= len(it.data) {
+		return p, false, nil
+	}
+	p.offset = it.base + int64(it.pos)
+	n, err := footer.Unmarshal(it.data[it.pos:], &p.header)
+	if err != nil {
+		return p, false, fmt.Errorf("page header at offset %d: %w", p.offset, err)
+	}
+	h := &p.header
+	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
+		return p, false, fmt.Errorf("%w: page header at offset %d declares %d compressed, %d uncompressed bytes",
+			ErrCorrupt, p.offset, h.CompressedPageSize, h.UncompressedPageSize)
+	}
+	start := it.pos + n
+	if int(h.CompressedPageSize) > len(it.data)-start {
+		return p, false, fmt.Errorf("%w: page at offset %d declares %d bytes, the column chunk has %d left",
+			ErrCorrupt, p.offset, h.CompressedPageSize, len(it.data)-start)
+	}
+	p.payload = it.data[start : start+int(h.CompressedPageSize)]
+	it.pos = start + int(h.CompressedPageSize)
+	it.ordinal++
+	if it.verifyCRC {
+		if want, ok := h.CRC.Get(); ok {
+			if got := crc32.ChecksumIEEE(p.payload); got != uint32(want) {
+				return p, false, fmt.Errorf("%w: page at offset %d: CRC-32 is %08x, page header says %08x",
+					ErrCorrupt, p.offset, got, uint32(want))
+			}
+		}
+	}
+	return p, true, nil
+}

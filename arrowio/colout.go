@@ -1,0 +1,199 @@
+package arrowio
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/kernels"
+)
+
+// colOut holds the Arrow buffers one flat leaf decodes into for one batch:
+// n slots, each a value or a null.
+//
+// Value decoders write the non-null values of a run of slots densely at the
+// run's first slot; the leaf reader then spreads them over the run's valid
+// slots (see spread). Every byte of every buffer is written before the
+// array is built, since allocators do not zero memory.
+type colOut struct {
+	t        *target
+	n        int
+	validity *memory.Buffer // nil for required leaves
+	values   *memory.Buffer // fixed: n*width bytes; bool: bitmap; binary: n+1 offsets
+	data     *memory.Buffer // binary value bytes
+	dataLen  int
+	nulls    int
+}
+
+// newColOut allocates the buffers for n slots of t from mem.
+func newColOut(mem memory.Allocator, t *target, n int, nullable bool) *colOut {
+	o := &colOut{t: t, n: n}
+	if nullable {
+		o.validity = memory.NewResizableBuffer(mem)
+		o.validity.Resize(int(bitutil.BytesForBits(int64(n))))
+	}
+	switch t.kind {
+	case fixedTarget:
+		o.values = memory.NewResizableBuffer(mem)
+		o.values.Resize(n * t.width)
+	case boolTarget:
+		o.values = memory.NewResizableBuffer(mem)
+		o.values.Resize(int(bitutil.BytesForBits(int64(n))))
+	case binaryTarget:
+		o.values = memory.NewResizableBuffer(mem)
+		w := 4
+		if t.large {
+			w = 8
+		}
+		o.values.Resize((n + 1) * w)
+		o.data = memory.NewResizableBuffer(mem)
+		if t.large {
+			offsets64(o)[0] = 0
+		} else {
+			offsets32(o)[0] = 0
+		}
+	}
+	return o
+}
+
+// release frees the buffers; the colOut is not used afterwards.
+func (o *colOut) release() {
+	for _, b := range []*memory.Buffer{o.validity, o.values, o.data} {
+		if b != nil {
+			b.Release()
+		}
+	}
+	*o = colOut{}
+}
+
+// growData makes room for extra more bytes of binary data after dataLen,
+// at least doubling the buffer when it grows, and returns the data bytes
+// with that room (plus the 16 bytes of slack the byte-array kernels may
+// overwrite past their last value).
+func (o *colOut) growData(extra int) []byte {
+	need := o.dataLen + extra + 16
+	if need > o.data.Len() {
+		o.data.Resize(max(need, 2*o.data.Len()))
+	}
+	return o.data.Bytes()
+}
+
+// offsets32 and offsets64 view the offsets buffer of a binary colOut.
+func offsets32(o *colOut) []int32 { return arrow.Int32Traits.CastFromBytes(o.values.Bytes()) }
+func offsets64(o *colOut) []int64 { return arrow.Int64Traits.CastFromBytes(o.values.Bytes()) }
+
+// finish builds the Arrow array and releases the colOut's own references.
+func (o *colOut) finish() arrow.Array {
+	defer o.release()
+	var validity *memory.Buffer
+	if o.validity != nil && o.nulls > 0 {
+		validity = o.validity
+	}
+	var bufs []*memory.Buffer
+	switch o.t.kind {
+	case nullTarget:
+		bufs = []*memory.Buffer{nil}
+		o.nulls = o.n
+	case fixedTarget, boolTarget:
+		bufs = []*memory.Buffer{validity, o.values}
+	case binaryTarget:
+		o.data.Resize(o.dataLen)
+		bufs = []*memory.Buffer{validity, o.values, o.data}
+	}
+	data := array.NewData(o.t.typ, o.n, bufs, nil, o.nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// spread moves the k dense values written at slot at over the slots
+// [at, at+n) whose validity bit is set, in place, and fills null slots with
+// zeros (fixed widths), false (booleans) or empty values (binary).
+func (o *colOut) spread(at, n, k int) error {
+	if k == n {
+		return nil
+	}
+	valid := o.validity.Bytes()
+	var err error
+	switch o.t.kind {
+	case fixedTarget:
+		err = spreadFixed(o.values.Bytes(), o.t.width, valid, at, n, k)
+	case boolTarget:
+		bits := o.values.Bytes()
+		j := at + k - 1
+		for i := at + n - 1; i >= at; i-- {
+			if bitutil.BitIsSet(valid, i) {
+				bitutil.SetBitTo(bits, i, bitutil.BitIsSet(bits, j))
+				j--
+			} else {
+				bitutil.ClearBit(bits, i)
+			}
+		}
+	case binaryTarget:
+		if o.t.large {
+			off := offsets64(o)
+			_, err = kernels.SpreadOffsets(off[at:at+n+1], off[at:at+k+1], valid, at)
+		} else {
+			off := offsets32(o)
+			_, err = kernels.SpreadOffsets(off[at:at+n+1], off[at:at+k+1], valid, at)
+		}
+	}
+	return err
+}
+
+// spreadFixed is spread for values of w bytes, through kernels.Spread for
+// the widths Arrow types have and a plain loop for other
+// FIXED_LEN_BYTE_ARRAY widths.
+func spreadFixed(vals []byte, w int, valid []byte, at, n, k int) error {
+	run := vals[at*w : (at+n)*w]
+	var err error
+	switch w {
+	case 1:
+		_, err = kernels.Spread(run, run[:k], valid, at)
+	case 2:
+		err = spreadAs[[2]byte](run, k, valid, at)
+	case 4:
+		err = spreadAs[uint32](run, k, valid, at)
+	case 8:
+		err = spreadAs[uint64](run, k, valid, at)
+	case 12:
+		err = spreadAs[[12]byte](run, k, valid, at)
+	case 16:
+		err = spreadAs[[16]byte](run, k, valid, at)
+	case 32:
+		err = spreadAs[[32]byte](run, k, valid, at)
+	default:
+		j := k - 1
+		for i := n - 1; i >= 0 && j < i; i-- {
+			d := run[i*w : i*w+w]
+			if bitutil.BitIsSet(valid, at+i) {
+				copy(d, run[j*w:j*w+w])
+				j--
+			} else {
+				clear(d)
+			}
+		}
+	}
+	return err
+}
+
+// spreadAs runs kernels.Spread over run viewed as values of type T.
+func spreadAs[T any](run []byte, k int, valid []byte, at int) error {
+	v := castBytes[T](run)
+	_, err := kernels.Spread(v, v[:k], valid, at)
+	return err
+}
+
+// errShortPage reports a values section that ran out.
+func errShortPage(what string, need, have int) error {
+	return fmt.Errorf("%w: %s needs %d bytes, the page has %d left", ErrCorrupt, what, need, have)
+}
+
+// castBytes views b, whose length is a whole number of Ts, as a []T.
+func castBytes[T any](b []byte) []T {
+	var v T
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(v)))
+}

@@ -1,0 +1,217 @@
+package arrowio
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// leafReader decodes one flat leaf column (no repetition, at most one
+// definition level) of one row group, page by page, into Arrow arrays of
+// any number of rows: a batch may end inside a page and the next one picks
+// up there.
+type leafReader struct {
+	node     *footer.Node
+	rowGroup int
+	codec    footer.CompressionCodec
+	mem      memory.Allocator
+	t        target
+
+	pages   pageIterator
+	dec     *decompressor
+	pageBuf []byte
+	dict    *dictionary
+	idx     []uint32 // dictionary index scratch
+
+	// The current data page.
+	page     int // ordinal of the current page within the chunk, for errors
+	pageOff  int64
+	left     int // levels of the current page not consumed yet
+	defs     kernels.RLEDecoder
+	values   valueDecoder
+	decoders map[footer.Encoding]valueDecoder
+	rows     int64 // rows still expected from the chunk
+}
+
+// newLeafReader prepares to read leaf node of row group rg from chunk, the
+// column chunk's bytes starting at file offset base, as Arrow type dt.
+func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64,
+	dt arrow.DataType, opts *ReadOptions, dec *decompressor) (*leafReader, error) {
+	t, err := newTarget(node, dt)
+	if err != nil {
+		return nil, err
+	}
+	if node.MaxRep > 0 || node.MaxDef > 1 {
+		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
+	}
+	return &leafReader{
+		node:     node,
+		rowGroup: rg,
+		codec:    md.Codec,
+		mem:      opts.allocator(),
+		t:        t,
+		pages:    pageIterator{data: chunk, base: base, verifyCRC: opts.VerifyCRC},
+		dec:      dec,
+		page:     -1,
+		rows:     rows,
+		decoders: make(map[footer.Encoding]valueDecoder, 2),
+	}, nil
+}
+
+// corrupt wraps err with the leaf's place in the file: unsupported
+// features keep their sentinel behind a location prefix, and every other
+// failure while decoding the chunk's bytes is a *CorruptError.
+func (l *leafReader) corrupt(err error) error {
+	var ce *CorruptError
+	switch {
+	case errors.As(err, &ce):
+		return err
+	case errors.Is(err, ErrUnsupported):
+		return fmt.Errorf("row group %d, column %q, page %d: %w", l.rowGroup, l.node.DottedPath(), l.page, err)
+	}
+	return &CorruptError{Offset: l.pageOff, RowGroup: l.rowGroup, Column: l.node.DottedPath(), Page: l.page, Err: err}
+}
+
+// read decodes the next n rows into a new array.
+func (l *leafReader) read(n int) (arrow.Array, error) {
+	if int64(n) > l.rows {
+		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
+	}
+	out := newColOut(l.mem, &l.t, n, l.node.MaxDef > 0)
+	if err := l.fill(out, n); err != nil {
+		out.release()
+		return nil, l.corrupt(err)
+	}
+	l.rows -= int64(n)
+	return out.finish(), nil
+}
+
+// fill decodes n rows into out, crossing pages as needed.
+func (l *leafReader) fill(out *colOut, n int) error {
+	for at := 0; at < n; {
+		if l.left == 0 {
+			if err := l.nextPage(); err != nil {
+				return err
+			}
+			continue
+		}
+		k := min(n-at, l.left)
+		present := k
+		if l.node.MaxDef > 0 {
+			set, err := l.defs.DecodeBitmap(out.validity.Bytes(), at, k)
+			if err != nil {
+				return err
+			}
+			present = set
+			out.nulls += k - set
+		}
+		if l.t.kind != nullTarget && present > 0 {
+			if err := l.values.next(out, at, present); err != nil {
+				return err
+			}
+		}
+		if present < k && l.t.kind != nullTarget {
+			if err := out.spread(at, k, present); err != nil {
+				return err
+			}
+		}
+		l.left -= k
+		at += k
+	}
+	return nil
+}
+
+// nextPage reads pages until the next data page and prepares its levels and
+// values; dictionary pages on the way are decoded, index pages and pages
+// of unknown types are skipped.
+func (l *leafReader) nextPage() error {
+	for {
+		p, ok, err := l.pages.next()
+		l.page = l.pages.ordinal - 1
+		l.pageOff = p.offset
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%w: column chunk ended with %d rows still to read", ErrCorrupt, l.rows)
+		}
+		switch p.header.Type {
+		case footer.PageTypeDictionary:
+			if err := l.readDictionary(&p); err != nil {
+				return err
+			}
+		case footer.PageTypeData, footer.PageTypeDataV2:
+			if err := l.startDataPage(&p); err != nil {
+				return err
+			}
+			if l.left > 0 {
+				return nil
+			}
+		}
+	}
+}
+
+// pageBuffer returns reusable storage for a page of n decompressed bytes.
+func (l *leafReader) pageBuffer(n int) []byte {
+	if cap(l.pageBuf) < n {
+		l.pageBuf = make([]byte, n)
+	}
+	return l.pageBuf[:n]
+}
+
+func (l *leafReader) readDictionary(p *rawPage) error {
+	dh := p.header.DictionaryPageHeader
+	if dh == nil {
+		return fmt.Errorf("%w: DICTIONARY_PAGE without dictionary_page_header", ErrCorrupt)
+	}
+	if l.dict != nil {
+		return fmt.Errorf("%w: a second dictionary page in one column chunk", ErrCorrupt)
+	}
+	// The dictionary outlives the page buffer, which the data pages reuse.
+	body, err := l.dec.decompress(l.codec, make([]byte, 0, max(int(p.header.UncompressedPageSize), 0)), p.payload, int(p.header.UncompressedPageSize))
+	if err != nil {
+		return err
+	}
+	l.dict, err = newDictionary(&l.t, dh.Encoding, int(dh.NumValues), body)
+	return err
+}
+
+func (l *leafReader) startDataPage(p *rawPage) error {
+	size := int(p.header.UncompressedPageSize)
+	if size < 0 {
+		return fmt.Errorf("%w: page declares %d uncompressed bytes", ErrCorrupt, size)
+	}
+	dp, err := splitDataPage(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
+	if err != nil {
+		return err
+	}
+	if int64(dp.numValues) > l.rows {
+		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", ErrCorrupt, dp.numValues, l.rows)
+	}
+	if l.node.MaxDef > 0 {
+		if dp.levelEncoding != footer.EncodingRLE {
+			return fmt.Errorf("%w: definition levels encoded %s", ErrUnsupported, dp.levelEncoding)
+		}
+		l.defs.Reset(dp.defLevels, levelWidth(l.node.MaxDef))
+	}
+	if l.t.kind != nullTarget {
+		vd, ok := l.decoders[dp.encoding]
+		if !ok {
+			if vd, err = newValueDecoder(dp.encoding, &l.t, l.dict, &l.idx); err != nil {
+				return err
+			}
+			l.decoders[dp.encoding] = vd
+		}
+		if err := vd.start(dp.values, dp.numValues); err != nil {
+			return err
+		}
+		l.values = vd
+	}
+	l.left = dp.numValues
+	return nil
+}

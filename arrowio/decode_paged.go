@@ -1,0 +1,201 @@
+package arrowio
+
+import (
+	"fmt"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// The decoders in this file handle encodings whose kernels decode a whole
+// page at once (BYTE_STREAM_SPLIT, whose streams span the page, and the
+// DELTA encodings, whose state runs from the page's first value). They
+// decode the page's values when it starts, in the physical layout, into
+// scratch reused from page to page, and next copies (or converts) runs of
+// them into the batch.
+
+// maxDeltaPageData bounds the bytes one DELTA_BYTE_ARRAY page may expand
+// to: shared prefixes let a small page declare enormous values, and no
+// legitimate page comes near this.
+const maxDeltaPageData = 1 << 30
+
+// pagedFixed holds a page of decoded fixed-width physical values.
+type pagedFixed struct {
+	t       *target
+	scratch []byte
+	vals    []byte // the page's values not yet handed out
+}
+
+func (p *pagedFixed) buffer(n int) []byte {
+	if cap(p.scratch) < n {
+		p.scratch = make([]byte, n)
+	}
+	p.vals = p.scratch[:n]
+	return p.vals
+}
+
+func (p *pagedFixed) next(out *colOut, at, k int) error {
+	w := p.t.physWidth
+	if k*w > len(p.vals) {
+		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", ErrCorrupt, len(p.vals)/w, k)
+	}
+	dst := out.values.Bytes()[at*p.t.width:]
+	if p.t.conv == nil {
+		copy(dst, p.vals[:k*w])
+	} else {
+		p.t.conv(dst, p.vals, k)
+	}
+	p.vals = p.vals[k*w:]
+	return nil
+}
+
+// bssDecoder decodes BYTE_STREAM_SPLIT pages of fixed-width values.
+type bssDecoder struct {
+	t *target
+	pagedFixed
+}
+
+func (d *bssDecoder) start(src []byte, count int) error {
+	d.pagedFixed.t = d.t
+	w := d.t.physWidth
+	if w == 0 || len(src)%w != 0 || len(src)/w > count {
+		return fmt.Errorf("%w: BYTE_STREAM_SPLIT section of %d bytes is not at most %d values of %d bytes", ErrCorrupt, len(src), count, w)
+	}
+	return kernels.ByteStreamSplitDecode(d.buffer(len(src)), src, w)
+}
+
+// deltaInts decodes DELTA_BINARY_PACKED INT32 and INT64 pages.
+type deltaInts struct {
+	t *target
+	pagedFixed
+}
+
+func (d *deltaInts) start(src []byte, count int) error {
+	d.pagedFixed.t = d.t
+	h, err := kernels.ParseDeltaHeader(src)
+	if err != nil {
+		return err
+	}
+	if h.Count > count {
+		return fmt.Errorf("%w: DELTA_BINARY_PACKED stream of %d values in a page of %d", ErrCorrupt, h.Count, count)
+	}
+	buf := d.buffer(h.Count * d.t.physWidth)
+	if d.t.physWidth == 4 {
+		_, err = kernels.DeltaBinaryPackedInt32(castBytes[int32](buf), src)
+	} else {
+		_, err = kernels.DeltaBinaryPackedInt64(castBytes[int64](buf), src)
+	}
+	return err
+}
+
+// deltaFixed decodes DELTA_BYTE_ARRAY pages of FIXED_LEN_BYTE_ARRAY values.
+type deltaFixed struct {
+	t      *target
+	prefix []int32
+	pagedFixed
+}
+
+func (d *deltaFixed) start(src []byte, count int) error {
+	d.pagedFixed.t = d.t
+	h, err := kernels.ParseDeltaHeader(src)
+	if err != nil {
+		return err
+	}
+	w := d.t.physWidth
+	if h.Count > count || h.Count > maxDeltaPageData/max(w, 1) {
+		return fmt.Errorf("%w: DELTA_BYTE_ARRAY stream of %d values of %d bytes in a page of %d", ErrCorrupt, h.Count, w, count)
+	}
+	if cap(d.prefix) < 2*h.Count {
+		d.prefix = make([]int32, 2*h.Count)
+	}
+	_, err = kernels.DeltaByteArrayFixed(d.buffer(h.Count*w), w, d.prefix[:2*h.Count], src)
+	return err
+}
+
+// deltaBinary decodes DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY pages of
+// byte arrays into scratch offsets and data, then hands out runs.
+type deltaBinary struct {
+	enc     footer.Encoding
+	t       *target
+	offsets []int64
+	prefix  []int32
+	data    []byte
+	pos     int // next value to hand out
+	n       int // values in the page
+}
+
+func newDeltaBinary(enc footer.Encoding, t *target) *deltaBinary { return &deltaBinary{enc: enc, t: t} }
+
+func (d *deltaBinary) start(src []byte, count int) error {
+	h, err := kernels.ParseDeltaHeader(src)
+	if err != nil {
+		return err
+	}
+	if h.Count > count {
+		return fmt.Errorf("%w: %s stream of %d values in a page of %d", ErrCorrupt, d.enc, h.Count, count)
+	}
+	d.n, d.pos = h.Count, 0
+	if cap(d.offsets) < d.n+1 {
+		d.offsets = make([]int64, d.n+1)
+	}
+	d.offsets = d.offsets[:d.n+1]
+	d.offsets[0] = 0
+	if d.enc == footer.EncodingDeltaLengthByteArray {
+		d.grow(len(src))
+		_, _, err = kernels.DeltaLengthByteArray(d.offsets, d.data, src)
+		return err
+	}
+	if cap(d.prefix) < d.n {
+		d.prefix = make([]int32, d.n)
+	}
+	size, suffixAt, err := kernels.DeltaByteArrayOffsets(d.offsets, d.prefix[:d.n], src)
+	if err != nil {
+		return err
+	}
+	if size > maxDeltaPageData {
+		return fmt.Errorf("%w: DELTA_BYTE_ARRAY page expands to %d bytes, more than the %d allowed", ErrCorrupt, size, maxDeltaPageData)
+	}
+	d.grow(size)
+	_, err = kernels.DeltaByteArrayData(d.data, d.offsets, d.prefix[:d.n], src[suffixAt:])
+	return err
+}
+
+// grow sizes the scratch data to n bytes plus the kernels' 16-byte slack.
+func (d *deltaBinary) grow(n int) {
+	if cap(d.data) < n+16 {
+		d.data = make([]byte, n+16)
+	}
+	d.data = d.data[:n+16]
+}
+
+func (d *deltaBinary) next(out *colOut, at, k int) error {
+	if k > d.n-d.pos {
+		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", ErrCorrupt, d.n-d.pos, k)
+	}
+	src := d.offsets[d.pos : d.pos+k+1]
+	if d.t.varDecimal {
+		d.pos += k
+		return putDecimals(out.values.Bytes()[at*d.t.width:], d.t.width, src, d.data)
+	}
+	size := int(src[k] - src[0])
+	data := out.growData(size)
+	copy(data[out.dataLen:], d.data[src[0]:src[k]])
+	base := int64(out.dataLen) - src[0]
+	if d.t.large {
+		dst := offsets64(out)[at+1 : at+k+1]
+		for i := range dst {
+			dst[i] = src[i+1] + base
+		}
+	} else {
+		if int64(out.dataLen)+int64(size) > 1<<31-1 {
+			return fmt.Errorf("%w: byte array data passes 2 GiB in one batch; read it as large_string/large_binary", ErrUnsupported)
+		}
+		dst := offsets32(out)[at+1 : at+k+1]
+		for i := range dst {
+			dst[i] = int32(src[i+1] + base)
+		}
+	}
+	out.dataLen += size
+	d.pos += k
+	return nil
+}

@@ -1,0 +1,102 @@
+package arrowio
+
+import (
+	"fmt"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// dictionary is a column chunk's dictionary page, decoded once into the
+// leaf's Arrow representation so that every index gathers a finished value.
+type dictionary struct {
+	t   *target
+	len int
+	// fixed: len*t.width bytes; binary: offsets and data.
+	values  []byte
+	offsets []int32
+	data    []byte
+}
+
+// newDictionary decodes a dictionary page (PLAIN or PLAIN_DICTIONARY
+// encoded, count values) for target t. Every count is checked against the
+// page's bytes before anything is allocated.
+func newDictionary(t *target, enc footer.Encoding, count int, page []byte) (*dictionary, error) {
+	if enc != footer.EncodingPlain && enc != footer.EncodingPlainDictionary {
+		return nil, fmt.Errorf("%w: dictionary page encoded %s", ErrUnsupported, enc)
+	}
+	if count < 0 {
+		return nil, fmt.Errorf("%w: dictionary page declares %d values", ErrCorrupt, count)
+	}
+	d := &dictionary{t: t, len: count}
+	switch {
+	case t.varDecimal:
+		offsets, data, err := plainByteArrays(count, page)
+		if err != nil {
+			return nil, err
+		}
+		d.values = make([]byte, count*t.width)
+		if err := putDecimals(d.values, t.width, offsets, data); err != nil {
+			return nil, err
+		}
+	case t.kind == fixedTarget:
+		need := count * t.physWidth
+		if t.physWidth == 0 || need/t.physWidth != count || need > len(page) {
+			return nil, errShortPage(fmt.Sprintf("dictionary of %d values of %d bytes", count, t.physWidth), need, len(page))
+		}
+		d.values = make([]byte, count*t.width)
+		if t.conv == nil {
+			copy(d.values, page[:need])
+		} else {
+			t.conv(d.values, page, count)
+		}
+	case t.kind == binaryTarget:
+		var err error
+		if d.offsets, d.data, err = plainByteArrays(count, page); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: dictionary page for values read as %s", ErrUnsupported, t.typ)
+	}
+	return d, nil
+}
+
+// gather writes the values at idx into out's slots [at, at+len(idx)).
+// Indices past the dictionary are an error wrapping kernels.ErrOutOfRange.
+func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
+	switch d.t.kind {
+	case fixedTarget:
+		w := d.t.width
+		return kernels.GatherFixed(out.values.Bytes()[at*w:(at+len(idx))*w], d.values, w, idx)
+	case binaryTarget:
+		size, err := kernels.GatherByteArraySize(d.offsets, idx)
+		if err != nil {
+			return err
+		}
+		data := out.growData(size)
+		var n int
+		if d.t.large {
+			n, err = kernels.GatherByteArray(offsets64(out)[at:at+len(idx)+1], data, d.offsets, d.data, idx)
+		} else {
+			n, err = kernels.GatherByteArray(offsets32(out)[at:at+len(idx)+1], data, d.offsets, d.data, idx)
+		}
+		out.dataLen += n
+		return err
+	}
+	return fmt.Errorf("%w: dictionary values read as %s", ErrUnsupported, d.t.typ)
+}
+
+// plainByteArrays decodes count PLAIN byte arrays from page into new
+// offsets and data.
+func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
+	if count > len(page)/4 {
+		return nil, nil, errShortPage(fmt.Sprintf("dictionary of %d byte arrays", count), 4*count, len(page))
+	}
+	offsets := make([]int32, count+1)
+	data := make([]byte, len(page)+16)
+	n, _, err := kernels.PlainByteArray(offsets, data, page)
+	if err != nil {
+		return nil, nil, err
+	}
+	return offsets, data[:n], nil
+}

@@ -1,0 +1,122 @@
+package arrowio
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// dataPage is a data page (v1 or v2) split into its sections, with the
+// values decompressed.
+type dataPage struct {
+	numValues int // levels in the page: values and nulls
+	encoding  footer.Encoding
+	// levelEncoding is RLE (the hybrid) or the deprecated BIT_PACKED; data
+	// page v2 levels are always RLE.
+	levelEncoding footer.Encoding
+	repLevels     []byte // the repetition level section without any length prefix
+	defLevels     []byte // the definition level section without any length prefix
+	values        []byte
+	// numNulls is the page header's null count for v2 pages, -1 for v1.
+	numNulls int
+}
+
+// levelWidth is the bit width of levels up to max.
+func levelWidth(max int16) uint { return uint(bits.Len16(uint16(max))) }
+
+// splitDataPage decompresses p (a DATA_PAGE or DATA_PAGE_V2) with d into
+// buf when its codec needs it and splits it into sections for a leaf with
+// the given maximum levels. buf is reused storage with enough capacity for
+// the page; the result may alias p.payload or buf.
+func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, buf []byte, maxDef, maxRep int16) (dataPage, error) {
+	h := &p.header
+	switch h.Type {
+	case footer.PageTypeData:
+		dh := h.DataPageHeader
+		if dh == nil {
+			return dataPage{}, fmt.Errorf("%w: DATA_PAGE without data_page_header", ErrCorrupt)
+		}
+		if dh.NumValues < 0 {
+			return dataPage{}, fmt.Errorf("%w: data page declares %d values", ErrCorrupt, dh.NumValues)
+		}
+		body, err := d.decompress(codec, buf, p.payload, int(h.UncompressedPageSize))
+		if err != nil {
+			return dataPage{}, err
+		}
+		dp := dataPage{numValues: int(dh.NumValues), encoding: dh.Encoding, levelEncoding: footer.EncodingRLE, numNulls: -1}
+		if maxRep > 0 {
+			dp.levelEncoding = dh.RepetitionLevelEncoding
+			if dp.repLevels, body, err = v1Levels(body, dh.RepetitionLevelEncoding, dp.numValues, maxRep, "repetition"); err != nil {
+				return dataPage{}, err
+			}
+		}
+		if maxDef > 0 {
+			dp.levelEncoding = dh.DefinitionLevelEncoding
+			if dp.defLevels, body, err = v1Levels(body, dh.DefinitionLevelEncoding, dp.numValues, maxDef, "definition"); err != nil {
+				return dataPage{}, err
+			}
+		}
+		if maxRep > 0 && maxDef > 0 && dh.RepetitionLevelEncoding != dh.DefinitionLevelEncoding {
+			return dataPage{}, fmt.Errorf("%w: repetition levels encoded %s but definition levels %s", ErrUnsupported,
+				dh.RepetitionLevelEncoding, dh.DefinitionLevelEncoding)
+		}
+		dp.values = body
+		return dp, nil
+	case footer.PageTypeDataV2:
+		dh := h.DataPageHeaderV2
+		if dh == nil {
+			return dataPage{}, fmt.Errorf("%w: DATA_PAGE_V2 without data_page_header_v2", ErrCorrupt)
+		}
+		rl, dl := int(dh.RepetitionLevelsByteLength), int(dh.DefinitionLevelsByteLength)
+		if dh.NumValues < 0 || dh.NumNulls < 0 || dh.NumNulls > dh.NumValues || dh.NumRows < 0 || rl < 0 || dl < 0 ||
+			rl+dl > len(p.payload) || rl+dl > int(h.UncompressedPageSize) {
+			return dataPage{}, fmt.Errorf("%w: data page v2 header: %d values, %d nulls, %d rows, level sections of %d and %d bytes in a page of %d (%d uncompressed)",
+				ErrCorrupt, dh.NumValues, dh.NumNulls, dh.NumRows, rl, dl, len(p.payload), h.UncompressedPageSize)
+		}
+		dp := dataPage{
+			numValues:     int(dh.NumValues),
+			numNulls:      int(dh.NumNulls),
+			encoding:      dh.Encoding,
+			levelEncoding: footer.EncodingRLE,
+			repLevels:     p.payload[:rl],
+			defLevels:     p.payload[rl : rl+dl],
+		}
+		values := p.payload[rl+dl:]
+		size := int(h.UncompressedPageSize) - rl - dl
+		if compressed, ok := dh.IsCompressed.Get(); ok && !compressed {
+			codec = footer.CodecUncompressed
+		}
+		var err error
+		if dp.values, err = d.decompress(codec, buf, values, size); err != nil {
+			return dataPage{}, err
+		}
+		return dp, nil
+	}
+	return dataPage{}, fmt.Errorf("%w: page type %s is not a data page", ErrCorrupt, h.Type)
+}
+
+// v1Levels cuts one level section off the front of a v1 page body: RLE
+// sections carry a 4-byte little-endian length, BIT_PACKED sections are
+// exactly the bits of n levels.
+func v1Levels(body []byte, enc footer.Encoding, n int, max int16, what string) (section, rest []byte, err error) {
+	switch enc {
+	case footer.EncodingRLE:
+		if len(body) < 4 {
+			return nil, nil, fmt.Errorf("%w: %s level section length needs 4 bytes, page has %d", ErrCorrupt, what, len(body))
+		}
+		l := binary.LittleEndian.Uint32(body)
+		if uint64(l) > uint64(len(body)-4) {
+			return nil, nil, fmt.Errorf("%w: %s level section of %d bytes, page has %d", ErrCorrupt, what, l, len(body)-4)
+		}
+		return body[4 : 4+l], body[4+l:], nil
+	case footer.EncodingBitPacked:
+		l := (uint64(n)*uint64(levelWidth(max)) + 7) / 8
+		if l > uint64(len(body)) {
+			return nil, nil, fmt.Errorf("%w: %d bit-packed %s levels need %d bytes, page has %d", ErrCorrupt, n, what, l, len(body))
+		}
+		return body[:l], body[l:], nil
+	}
+	return nil, nil, fmt.Errorf("%w: %s levels encoded with %s", ErrUnsupported, what, enc)
+}

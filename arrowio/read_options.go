@@ -1,0 +1,59 @@
+package arrowio
+
+import (
+	"runtime"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// DefaultBatchSize is the number of rows per record batch when
+// ReadOptions.BatchSize is zero.
+const DefaultBatchSize = 65536
+
+// ReadOptions configures a [Reader]. The zero value reads every column of
+// every row group in batches of [DefaultBatchSize] rows, using all CPUs.
+type ReadOptions struct {
+	// Columns selects columns by dotted field path ("a", "a.b"); selecting
+	// a group selects all of its leaves. Nil reads every column.
+	Columns []string
+	// RowGroups selects row groups by index for RecordReader and
+	// ReadTable; nil reads them all.
+	RowGroups []int
+	// BatchSize is the most rows a RecordReader batch holds; 0 means
+	// DefaultBatchSize.
+	BatchSize int
+	// Parallelism bounds the goroutines that decode columns and prefetch
+	// row groups: 0 means GOMAXPROCS, 1 reads sequentially on the calling
+	// goroutine.
+	Parallelism int
+	// Allocator provides the memory of the returned arrays; nil means
+	// memory.DefaultAllocator.
+	Allocator memory.Allocator
+	// VerifyCRC checks every page's CRC-32 when the page header has one; a
+	// mismatch is a *CorruptError naming the page.
+	VerifyCRC bool
+	// Mapping tunes the Arrow types columns read as (string layout, INT96
+	// unit, whether to honour a stored ARROW:schema).
+	Mapping SchemaOptions
+}
+
+func (o *ReadOptions) allocator() memory.Allocator {
+	if o.Allocator == nil {
+		return memory.DefaultAllocator
+	}
+	return o.Allocator
+}
+
+func (o *ReadOptions) batchSize() int {
+	if o.BatchSize <= 0 {
+		return DefaultBatchSize
+	}
+	return o.BatchSize
+}
+
+func (o *ReadOptions) parallelism() int {
+	if o.Parallelism <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Parallelism
+}

@@ -1,0 +1,155 @@
+package arrowio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// Reader reads a Parquet file into Arrow record batches.
+//
+// A Reader is safe for concurrent use by several goroutines: each call
+// reads the bytes it needs with ReadAt and decodes into new arrays.
+type Reader struct {
+	r      io.ReaderAt
+	closer io.Closer // the file OpenFile opened, nil for Open
+	ft     *footer.Footer
+	opts   ReadOptions
+	schema *arrow.Schema
+	cols   []column
+	groups []int // row groups RecordReader and ReadTable visit
+	// padChunks reads past each chunk's declared size, for writers known
+	// to understate it (see understatesChunkSize).
+	padChunks bool
+
+	mu     sync.Mutex
+	closed bool
+	active sync.WaitGroup // calls and goroutines that use r
+}
+
+// column is one projected top-level field and the leaves it reads.
+type column struct {
+	field arrow.Field
+	leaf  *footer.Node
+}
+
+// OpenFile opens the Parquet file at path. Close releases it.
+func OpenFile(path string, opts ReadOptions) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	rd, err := Open(f, st.Size(), opts)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rd.closer = f
+	return rd, nil
+}
+
+// Open reads the footer of the size-byte Parquet file r and prepares to
+// read the columns and row groups opts selects. r must stay readable until
+// Close.
+//
+// A malformed footer is an error wrapping footer.ErrCorrupt; an unknown
+// column path or row group index is an error naming it.
+func Open(r io.ReaderAt, size int64, opts ReadOptions) (*Reader, error) {
+	ft, err := footer.ReadFooter(r, size)
+	if err != nil {
+		return nil, err
+	}
+	rd := &Reader{r: r, ft: ft, opts: opts, padChunks: understatesChunkSize(ft.Meta.CreatedBy.Or(""))}
+	if rd.schema, rd.cols, err = project(ft, &opts); err != nil {
+		return nil, err
+	}
+	if opts.RowGroups == nil {
+		rd.groups = make([]int, len(ft.Meta.RowGroups))
+		for i := range rd.groups {
+			rd.groups[i] = i
+		}
+	} else {
+		for _, g := range opts.RowGroups {
+			if g < 0 || g >= len(ft.Meta.RowGroups) {
+				return nil, fmt.Errorf("arrowio: row group %d selected, the file has %d", g, len(ft.Meta.RowGroups))
+			}
+		}
+		rd.groups = append([]int(nil), opts.RowGroups...)
+	}
+	return rd, nil
+}
+
+// Schema returns the Arrow schema of the batches the Reader returns: the
+// projected columns, with types restored from the ARROW:schema metadata
+// entry when the writer stored one.
+func (r *Reader) Schema() *arrow.Schema { return r.schema }
+
+// Metadata returns the file's parsed footer. It must not be modified.
+func (r *Reader) Metadata() *footer.FileMetaData { return r.ft.Meta }
+
+// NumRows returns the number of rows in the file.
+func (r *Reader) NumRows() int64 { return r.ft.Meta.NumRows }
+
+// NumRowGroups returns the number of row groups in the file.
+func (r *Reader) NumRowGroups() int { return len(r.ft.Meta.RowGroups) }
+
+// ErrClosed is returned by calls on a Reader after Close.
+var ErrClosed = errors.New("arrowio: reader is closed")
+
+// enter registers a call that reads from the file; it fails after Close.
+func (r *Reader) enter() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return ErrClosed
+	}
+	r.active.Add(1)
+	return nil
+}
+
+// Close waits for the reads in progress (and the goroutines of open
+// RecordReaders, which it stops) and closes the file OpenFile opened.
+// Closing twice is harmless.
+func (r *Reader) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	r.mu.Unlock()
+	r.active.Wait()
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
+
+// ReadRowGroup reads the projected columns of row group i into one record
+// batch, which the caller releases.
+func (r *Reader) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, error) {
+	if err := r.enter(); err != nil {
+		return nil, err
+	}
+	defer r.active.Done()
+	if i < 0 || i >= len(r.ft.Meta.RowGroups) {
+		return nil, fmt.Errorf("arrowio: row group %d of %d", i, len(r.ft.Meta.RowGroups))
+	}
+	g, err := r.openGroup(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	return g.read(ctx, int(g.rows), r.opts.parallelism())
+}

@@ -1,0 +1,157 @@
+package arrowio
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// coalesceGap is the largest gap between two projected column chunks that
+// one read spans rather than issuing two: reading a few unused bytes is
+// cheaper than another round trip to storage.
+const coalesceGap = 1 << 20
+
+// decompressors recycles codec state between column chunks.
+var decompressors = sync.Pool{New: func() any { return new(decompressor) }}
+
+// group is one row group being read: its projected column chunks in memory
+// and a leaf reader per projected column.
+type group struct {
+	index  int
+	rows   int64
+	schema *arrow.Schema
+	leaves []*leafReader
+}
+
+// byteRange is a span of the file to read.
+type byteRange struct{ start, end int64 }
+
+// openGroup reads the projected column chunks of row group i, coalescing
+// neighbouring chunks into single reads, and prepares their readers.
+func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
+	rg := &r.ft.Meta.RowGroups[i]
+	limit := r.ft.MetaOffset
+	chunks := make([]byteRange, len(r.cols))
+	for c, col := range r.cols {
+		if rg.NumRows == 0 {
+			break // nothing to decode: leave the chunks unread
+		}
+		md := rg.Columns[col.leaf.Column].MetaData
+		if md == nil {
+			return nil, &CorruptError{Offset: -1, RowGroup: i, Column: col.leaf.DottedPath(), Page: -1,
+				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", ErrCorrupt)}
+		}
+		start, length, err := chunkRange(md, limit, r.padChunks)
+		if err != nil {
+			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: col.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		}
+		chunks[c] = byteRange{start, start + length}
+	}
+	bufs, err := r.readRanges(ctx, chunks)
+	if err != nil {
+		return nil, fmt.Errorf("row group %d: %w", i, err)
+	}
+	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]*leafReader, len(r.cols))}
+	for c, col := range r.cols {
+		md := rg.Columns[col.leaf.Column].MetaData
+		if md == nil {
+			md = &footer.ColumnMetaData{} // an empty row group's chunk metadata is never used
+		}
+		l, err := newLeafReader(col.leaf, i, md, bufs[c], chunks[c].start, rg.NumRows, col.field.Type, &r.opts, nil)
+		if err != nil {
+			return nil, err
+		}
+		g.leaves[c] = l
+	}
+	return g, nil
+}
+
+// readRanges reads every range, merging ranges less than coalesceGap
+// apart into one ReadAt, and returns each range's bytes (slices of the
+// merged buffers).
+func (r *Reader) readRanges(ctx context.Context, ranges []byteRange) ([][]byte, error) {
+	order := make([]int, len(ranges))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return int(ranges[a].start - ranges[b].start) })
+	out := make([][]byte, len(ranges))
+	for i := 0; i < len(order); {
+		span := ranges[order[i]]
+		j := i + 1
+		for ; j < len(order) && ranges[order[j]].start <= span.end+coalesceGap; j++ {
+			span.end = max(span.end, ranges[order[j]].end)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		buf := make([]byte, span.end-span.start)
+		if _, err := io.ReadFull(io.NewSectionReader(r.r, span.start, int64(len(buf))), buf); err != nil {
+			return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.start, err)
+		}
+		for _, k := range order[i:j] {
+			out[k] = buf[ranges[k].start-span.start : ranges[k].end-span.start]
+		}
+		i = j
+	}
+	return out, nil
+}
+
+// read decodes the next n rows of every projected column, on up to
+// parallelism goroutines, into a record batch.
+func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, len(g.leaves))
+	errs := make([]error, len(g.leaves))
+	work := func(c int) {
+		if err := ctx.Err(); err != nil {
+			errs[c] = err
+			return
+		}
+		dec := decompressors.Get().(*decompressor)
+		defer decompressors.Put(dec)
+		l := g.leaves[c]
+		l.dec = dec
+		cols[c], errs[c] = l.read(n)
+		l.dec = nil
+	}
+	if parallelism <= 1 || len(g.leaves) == 1 {
+		for c := range g.leaves {
+			work(c)
+		}
+	} else {
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range min(parallelism, len(g.leaves)) {
+			wg.Go(func() {
+				for c := range next {
+					work(c)
+				}
+			})
+		}
+		for c := range g.leaves {
+			next <- c
+		}
+		close(next)
+		wg.Wait()
+	}
+	defer func() {
+		for _, a := range cols {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return array.NewRecordBatch(g.schema, cols, int64(n)), nil
+}

@@ -1,0 +1,282 @@
+package arrowio
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// targetKind says how a leaf's values are laid out in its Arrow array.
+type targetKind uint8
+
+const (
+	fixedTarget  targetKind = iota // width bytes per value in one buffer
+	boolTarget                     // one bit per value
+	binaryTarget                   // offsets + data
+	nullTarget                     // no values at all (Arrow null type)
+)
+
+// target describes how the values of one Parquet leaf land in Arrow
+// buffers: the layout, the width of a value as stored (physWidth, for PLAIN
+// fixed-width pages) and in Arrow (width), and the conversion between them
+// when they differ.
+type target struct {
+	kind      targetKind
+	physWidth int  // bytes per PLAIN value of the physical type (fixed kinds)
+	width     int  // bytes per value in the Arrow buffer (fixed kinds)
+	large     bool // 64-bit offsets (binary kinds)
+	// varDecimal marks BYTE_ARRAY decimals: variable-length big-endian
+	// integers read into a fixed-width Arrow decimal.
+	varDecimal bool
+	// conv turns n packed physical values in src into n Arrow values in
+	// dst; nil when the bytes are the same.
+	conv func(dst, src []byte, n int)
+	typ  arrow.DataType
+}
+
+// physicalWidth is the PLAIN width of fixed-width physical types, 0 for
+// BOOLEAN and BYTE_ARRAY.
+func physicalWidth(n *footer.Node) int {
+	switch n.Physical {
+	case footer.TypeInt32, footer.TypeFloat:
+		return 4
+	case footer.TypeInt64, footer.TypeDouble:
+		return 8
+	case footer.TypeInt96:
+		return 12
+	case footer.TypeFixedLenByteArray:
+		return int(n.TypeLength)
+	}
+	return 0
+}
+
+// newTarget decides how leaf n decodes into Arrow type dt, or returns an
+// error wrapping ErrUnsupported when no conversion exists.
+func newTarget(n *footer.Node, dt arrow.DataType) (target, error) {
+	t := target{typ: dt, physWidth: physicalWidth(n)}
+	if dt.ID() == arrow.NULL {
+		t.kind = nullTarget
+		return t, nil
+	}
+	bad := func() (target, error) {
+		return target{}, fmt.Errorf("%w: column %q: cannot read physical type %s as Arrow %s", ErrUnsupported, n.DottedPath(), n.Physical, dt)
+	}
+	switch n.Physical {
+	case footer.TypeBoolean:
+		if dt.ID() != arrow.BOOL {
+			return bad()
+		}
+		t.kind = boolTarget
+		return t, nil
+	case footer.TypeByteArray:
+		switch dt.ID() {
+		case arrow.STRING, arrow.BINARY:
+			t.kind = binaryTarget
+			return t, nil
+		case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+			t.kind, t.large = binaryTarget, true
+			return t, nil
+		}
+		if isDecimal(dt) {
+			t.kind, t.varDecimal = fixedTarget, true
+			t.width = dt.(arrow.FixedWidthDataType).BitWidth() / 8
+			return t, nil
+		}
+		return bad()
+	}
+	fw, ok := dt.(arrow.FixedWidthDataType)
+	if !ok {
+		return bad()
+	}
+	t.kind = fixedTarget
+	t.width = fw.BitWidth() / 8
+	switch n.Physical {
+	case footer.TypeInt32, footer.TypeInt64:
+		switch {
+		case isDecimal(dt):
+			t.conv = resizeInt(t.physWidth, t.width)
+		case t.width == t.physWidth:
+		case n.Physical == footer.TypeInt32 && t.width == 1:
+			t.conv = narrowInt32To8
+		case n.Physical == footer.TypeInt32 && t.width == 2:
+			t.conv = narrowInt32To16
+		case n.Physical == footer.TypeInt32 && dt.ID() == arrow.DATE64:
+			t.conv = daysToMillis
+		default:
+			return bad()
+		}
+		if t.width == t.physWidth {
+			t.conv = nil
+		}
+	case footer.TypeFloat, footer.TypeDouble:
+		if t.width != t.physWidth {
+			return bad()
+		}
+	case footer.TypeInt96:
+		ts, ok := dt.(*arrow.TimestampType)
+		if !ok {
+			return bad()
+		}
+		t.conv = int96ToTimestamp(ts.Unit)
+	case footer.TypeFixedLenByteArray:
+		switch {
+		case isDecimal(dt):
+			if t.physWidth > t.width {
+				return bad()
+			}
+			t.conv = bigEndianToDecimal(t.physWidth, t.width)
+		case dt.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
+			if t.physWidth != 12 {
+				return bad()
+			}
+			t.conv = intervalToMonthDayNano
+		case t.width != t.physWidth:
+			return bad()
+		}
+	default:
+		return bad()
+	}
+	return t, nil
+}
+
+func isDecimal(dt arrow.DataType) bool {
+	_, ok := dt.(arrow.DecimalType)
+	return ok
+}
+
+func narrowInt32To8(dst, src []byte, n int) {
+	for i := range n {
+		dst[i] = src[4*i]
+	}
+}
+
+func narrowInt32To16(dst, src []byte, n int) {
+	for i := range n {
+		dst[2*i], dst[2*i+1] = src[4*i], src[4*i+1]
+	}
+}
+
+func daysToMillis(dst, src []byte, n int) {
+	for i := range n {
+		d := int64(int32(binary.LittleEndian.Uint32(src[4*i:])))
+		binary.LittleEndian.PutUint64(dst[8*i:], uint64(d*86_400_000))
+	}
+}
+
+// resizeInt converts little-endian two's-complement integers of from bytes
+// to to bytes: sign-extending (INT32/INT64 decimals to decimal128/256) or
+// keeping the low bytes (an INT64 decimal of precision at most 9 read as
+// decimal32, whose values fit).
+func resizeInt(from, to int) func(dst, src []byte, n int) {
+	return func(dst, src []byte, n int) {
+		for i := range n {
+			s, d := src[from*i:from*i+from], dst[to*i:to*i+to]
+			copy(d, s)
+			fill := byte(0)
+			if s[from-1]&0x80 != 0 {
+				fill = 0xFF
+			}
+			for j := from; j < to; j++ {
+				d[j] = fill
+			}
+		}
+	}
+}
+
+// bigEndianToDecimal turns big-endian two's-complement integers of from
+// bytes (FIXED_LEN_BYTE_ARRAY decimals) into little-endian ones of to bytes.
+func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
+	return func(dst, src []byte, n int) {
+		for i := range n {
+			s, d := src[from*i:from*i+from], dst[to*i:to*i+to]
+			for j := range from {
+				d[j] = s[from-1-j]
+			}
+			fill := byte(0)
+			if from > 0 && s[0]&0x80 != 0 {
+				fill = 0xFF
+			}
+			for j := from; j < to; j++ {
+				d[j] = fill
+			}
+		}
+	}
+}
+
+// intervalToMonthDayNano turns the INTERVAL converted type (three
+// little-endian uint32: months, days, milliseconds) into Arrow's
+// month_day_nano layout (int32 months, int32 days, int64 nanoseconds).
+func intervalToMonthDayNano(dst, src []byte, n int) {
+	for i := range n {
+		s, d := src[12*i:12*i+12], dst[16*i:16*i+16]
+		copy(d[:8], s[:8])
+		ms := int64(binary.LittleEndian.Uint32(s[8:]))
+		binary.LittleEndian.PutUint64(d[8:], uint64(ms*1_000_000))
+	}
+}
+
+// julianUnixEpoch is the Julian day number of 1970-01-01, the day INT96
+// timestamps count from.
+const julianUnixEpoch = 2_440_588
+
+// int96ToTimestamp converts INT96 timestamps (8 bytes of nanoseconds within
+// the day, then a 4-byte Julian day) to Arrow timestamps of unit u. The
+// arithmetic wraps in int64 like the writers that produce such values do:
+// a nanosecond timestamp covers the years 1677 to 2262, and dates outside
+// that range come out wrapped when u is Nanosecond. Coarser units cover
+// every date INT96 can hold.
+func int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {
+	var perDay, div int64
+	switch u {
+	case arrow.Second:
+		perDay, div = 86_400, 1_000_000_000
+	case arrow.Millisecond:
+		perDay, div = 86_400_000, 1_000_000
+	case arrow.Microsecond:
+		perDay, div = 86_400_000_000, 1_000
+	default:
+		perDay, div = 86_400_000_000_000, 1
+	}
+	return func(dst, src []byte, n int) {
+		for i := range n {
+			s := src[12*i : 12*i+12]
+			nanos := int64(binary.LittleEndian.Uint64(s))
+			days := int64(binary.LittleEndian.Uint32(s[8:])) - julianUnixEpoch
+			binary.LittleEndian.PutUint64(dst[8*i:], uint64(days*perDay+nanos/div))
+		}
+	}
+}
+
+// putDecimal writes the big-endian two's-complement integer src (a
+// BYTE_ARRAY decimal) into dst as a little-endian integer of len(dst)
+// bytes. A value wider than dst is an error.
+func putDecimal(dst, src []byte) error {
+	if len(src) > len(dst) {
+		return fmt.Errorf("%w: decimal of %d bytes does not fit %d", ErrCorrupt, len(src), len(dst))
+	}
+	for j := range src {
+		dst[j] = src[len(src)-1-j]
+	}
+	fill := byte(0)
+	if len(src) > 0 && src[0]&0x80 != 0 {
+		fill = 0xFF
+	}
+	for j := len(src); j < len(dst); j++ {
+		dst[j] = fill
+	}
+	return nil
+}
+
+// putDecimals converts the byte arrays data[offsets[i]:offsets[i+1]] into
+// consecutive w-byte decimals in dst.
+func putDecimals[O int32 | int64](dst []byte, w int, offsets []O, data []byte) error {
+	for i := 0; i+1 < len(offsets); i++ {
+		if err := putDecimal(dst[i*w:(i+1)*w], data[offsets[i]:offsets[i+1]]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
