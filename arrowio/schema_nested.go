@@ -1,0 +1,184 @@
+package arrowio
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/quiverio/quiver/footer"
+)
+
+// planBuilder turns the nodes of a footer.Schema into fieldPlans.
+type planBuilder struct {
+	opts *SchemaOptions
+}
+
+// groupKind is what a group's annotation asks it to become.
+type groupKind uint8
+
+const (
+	groupStruct groupKind = iota
+	groupList
+	groupMap
+)
+
+// groupAnnotation classifies group n by its LogicalType, or by its
+// ConvertedType when the LogicalType is absent or says nothing about
+// nesting. MAP_KEY_VALUE outside a MAP counts as MAP (LogicalTypes.md,
+// Maps, backward-compatibility rules); inside one, the map builder never
+// asks.
+func groupAnnotation(n *footer.Node) groupKind {
+	switch n.Logical().Kind {
+	case footer.LogicalList:
+		return groupList
+	case footer.LogicalMap:
+		return groupMap
+	case footer.LogicalVariant, footer.LogicalFile:
+		return groupStruct
+	}
+	if ct, ok := n.Converted().Get(); ok {
+		switch ct {
+		case footer.ConvertedList:
+			return groupList
+		case footer.ConvertedMap, footer.ConvertedMapKeyValue:
+			return groupMap
+		}
+	}
+	return groupStruct
+}
+
+// field maps n, a child of a group, to the plan of the Arrow field it
+// becomes. slotDef is the definition level at which the nearest enclosing
+// list has an element (0 outside lists).
+//
+// A repeated n outside a LIST or MAP is "a required list of required
+// elements where the element type is the type of the field"
+// (LogicalTypes.md, Nested Types): list<name: T not null> not null, where
+// T is n's own type (a LIST- or MAP-annotated n thus gives a list of lists
+// or maps, the 2-level form rule 3 describes).
+func (b *planBuilder) field(n *footer.Node, slotDef int16, parent *fieldPlan) *fieldPlan {
+	if n.Repetition != footer.RepetitionRepeated {
+		return b.typed(n, slotDef, parent, n.Repetition == footer.RepetitionOptional, true)
+	}
+	list := &fieldPlan{
+		kind: kindList, node: n, parent: parent, column: -1,
+		slotDefLevel: slotDef, defLevel: n.MaxDef - 1, repLevel: n.MaxRep - 1,
+		elemDefLevel: n.MaxDef, elemRepLevel: n.MaxRep,
+	}
+	elem := b.typed(n, n.MaxDef, list, false, false)
+	list.children = []*fieldPlan{elem}
+	list.field = arrow.Field{Name: n.Name, Type: arrow.ListOfField(elem.field), Metadata: metadataOf(fieldIDMeta(n)...)}
+	return list
+}
+
+// typed maps n's type, ignoring n's repetition, to a plan present from
+// definition level n.MaxDef. nullable says whether the Arrow field is;
+// ownID whether it carries n's field id (the element of an unannotated
+// repeated field leaves the id to the list).
+func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *fieldPlan, nullable, ownID bool) *fieldPlan {
+	p := &fieldPlan{node: n, parent: parent, column: -1, slotDefLevel: slotDef, defLevel: n.MaxDef, repLevel: n.MaxRep}
+	var meta []string
+	if ownID {
+		meta = fieldIDMeta(n)
+	}
+	if n.IsLeaf() {
+		dt, extra := leafType(n, b.opts)
+		p.kind, p.column = kindLeaf, n.Column
+		p.field = arrow.Field{Name: n.Name, Type: dt, Nullable: nullable, Metadata: metadataOf(append(meta, extra...)...)}
+		return p
+	}
+	var shaped bool
+	switch groupAnnotation(n) {
+	case groupList:
+		shaped = b.list(p, n)
+	case groupMap:
+		shaped = b.mapGroup(p, n)
+	}
+	if shaped {
+		var dt arrow.DataType = arrow.ListOfField(p.children[0].field)
+		if p.kind == kindMap {
+			kids := p.children[0].children
+			dt = arrow.MapOfFields(kids[0].field, kids[1].field)
+		}
+		p.field = arrow.Field{Name: n.Name, Type: dt, Nullable: nullable, Metadata: metadataOf(meta...)}
+		return p
+	}
+	// A plain group, or an annotation whose structure does not hold, which
+	// is read as the group it is rather than rejected.
+	switch lt := n.Logical(); lt.Kind {
+	case footer.LogicalVariant, footer.LogicalFile:
+		meta = append(meta, LogicalTypeKey, lt.String())
+	}
+	p.kind = kindStruct
+	p.children = make([]*fieldPlan, len(n.Children))
+	for i, c := range n.Children {
+		p.children[i] = b.field(c, slotDef, p)
+	}
+	p.field = arrow.Field{Name: n.Name, Type: arrow.StructOf(planFields(p.children)...), Nullable: nullable, Metadata: metadataOf(meta...)}
+	return p
+}
+
+// list makes p, the plan of group g, a list when g has the shape of one: a
+// single repeated child r. It returns false, touching nothing, for any
+// other shape.
+//
+// The element follows LogicalTypes.md's backward-compatibility rules: r
+// itself, with required repetition, when r is a primitive (rule 1), a
+// group of several fields (rule 2), a group whose one field is repeated
+// (rule 3), or a group named "array" or "<g's name>_tuple" (rule 4); otherwise
+// r's one field, with its own repetition (rule 5, the 3-level form).
+// Names are not enforced.
+func (b *planBuilder) list(p *fieldPlan, g *footer.Node) bool {
+	if len(g.Children) != 1 || g.Children[0].Repetition != footer.RepetitionRepeated {
+		return false
+	}
+	r := g.Children[0]
+	p.kind = kindList
+	p.elemDefLevel, p.elemRepLevel = r.MaxDef, r.MaxRep
+	var elem *fieldPlan
+	if r.IsLeaf() || len(r.Children) != 1 || r.Children[0].Repetition == footer.RepetitionRepeated ||
+		r.Name == "array" || r.Name == g.Name+"_tuple" {
+		elem = b.typed(r, r.MaxDef, p, false, true)
+	} else {
+		elem = b.field(r.Children[0], r.MaxDef, p)
+	}
+	p.children = []*fieldPlan{elem}
+	return true
+}
+
+// mapGroup makes p, the plan of MAP-annotated group m, a map when m has
+// the shape of one: a single repeated group of a key and a value. A
+// repeated group holding only a key makes a list of the keys, as arrow-go
+// and Arrow C++ do (Arrow has no map without values). It returns false,
+// touching nothing, for any other shape.
+//
+// Names are not enforced: the key and value are the first and second
+// fields, renamed "key" and "value" as Arrow's map type requires. An
+// optional key (not allowed by the spec, written by some Hive-era
+// writers) gives a non-nullable key field whose nulls are corrupt.
+func (b *planBuilder) mapGroup(p *fieldPlan, m *footer.Node) bool {
+	if len(m.Children) != 1 {
+		return false
+	}
+	kv := m.Children[0]
+	if kv.Repetition != footer.RepetitionRepeated || kv.IsLeaf() || len(kv.Children) > 2 {
+		return false
+	}
+	if len(kv.Children) == 1 {
+		return b.list(p, m)
+	}
+	p.kind = kindMap
+	p.elemDefLevel, p.elemRepLevel = kv.MaxDef, kv.MaxRep
+	entries := &fieldPlan{
+		kind: kindStruct, node: kv, parent: p, column: -1,
+		slotDefLevel: kv.MaxDef, defLevel: kv.MaxDef, repLevel: kv.MaxRep,
+	}
+	key := b.field(kv.Children[0], kv.MaxDef, entries)
+	if key.field.Nullable {
+		key.field.Nullable = false
+		key.nullCorrupt = true
+	}
+	value := b.field(kv.Children[1], kv.MaxDef, entries)
+	key.field.Name, value.field.Name = "key", "value"
+	entries.children = []*fieldPlan{key, value}
+	entries.field = arrow.MapOfFields(key.field, value.field).ElemField()
+	p.children = []*fieldPlan{entries}
+	return true
+}

@@ -1,0 +1,374 @@
+package arrowio
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/quiverio/quiver/footer"
+)
+
+// TestNestedPlans checks, per shape, the Arrow types and the levels of
+// every plan node (see dumpPlan for the format). The shapes are those of
+// LogicalTypes.md's Nested Types section, including each backward
+// compatibility rule, and the legacy shapes of the conformance corpus.
+func TestNestedPlans(t *testing.T) {
+	i32, ba := footer.TypeInt32, footer.TypeByteArray
+	str := kind(footer.LogicalString)
+	tests := []struct {
+		name  string
+		elems []footer.SchemaElement
+		want  string
+	}{
+		{
+			name: "flat",
+			elems: []footer.SchemaElement{rootEl(2),
+				leafEl("a", req, i32), leafEl("b", opt, ba, str)},
+			want: `
+a leaf int32 def=0 rep=0 slot=0 col=0
+b leaf utf8? def=1 rep=0 slot=0 col=1`,
+		},
+		{
+			name: "struct",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("s", opt, 2), leafEl("x", req, i32), groupEl("t", opt, 1), leafEl("y", opt, i32)},
+			want: `
+s struct struct<x: int32, t: struct<y: int32 nullable> nullable>? def=1 rep=0 slot=0
+  x leaf int32 def=1 rep=0 slot=0 col=0
+  t struct struct<y: int32 nullable>? def=2 rep=0 slot=0
+    y leaf int32? def=3 rep=0 slot=0 col=1`,
+		},
+		{
+			name: "3-level list, nullable list and elements",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("list", rpt, 1), leafEl("element", opt, ba, str)},
+			want: `
+my_list list list<element: utf8, nullable>? def=1 rep=0 slot=0 elem=2/1
+  element leaf utf8? def=3 rep=1 slot=2 col=0`,
+		},
+		{
+			name: "3-level list, required list, required elements, converted LIST",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", req, 1, converted(footer.ConvertedList)), groupEl("list", rpt, 1), leafEl("element", req, ba, str)},
+			want: `
+my_list list list<element: utf8> def=0 rep=0 slot=0 elem=1/1
+  element leaf utf8 def=1 rep=1 slot=1 col=0`,
+		},
+		{
+			name: "list of lists",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("array_of_arrays", opt, 1, kind(footer.LogicalList)), groupEl("list", rpt, 1),
+				groupEl("element", req, 1, kind(footer.LogicalList)), groupEl("list", rpt, 1), leafEl("element", req, i32)},
+			want: `
+array_of_arrays list list<element: list<element: int32>>? def=1 rep=0 slot=0 elem=2/1
+  element list list<element: int32> def=2 rep=1 slot=2 elem=3/2
+    element leaf int32 def=3 rep=2 slot=3 col=0`,
+		},
+		{
+			name: "names not enforced: repeated group named element",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("element", rpt, 1), leafEl("str", req, ba, str)},
+			want: `
+my_list list list<str: utf8>? def=1 rep=0 slot=0 elem=2/1
+  str leaf utf8 def=2 rep=1 slot=2 col=0`,
+		},
+		{
+			name: "rule 1: repeated primitive",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), leafEl("element", rpt, i32)},
+			want: `
+my_list list list<element: int32>? def=1 rep=0 slot=0 elem=2/1
+  element leaf int32 def=2 rep=1 slot=2 col=0`,
+		},
+		{
+			name: "rule 2: repeated group of several fields",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("element", rpt, 2),
+				leafEl("str", req, ba, str), leafEl("num", req, i32)},
+			want: `
+my_list list list<element: struct<str: utf8, num: int32>>? def=1 rep=0 slot=0 elem=2/1
+  element struct struct<str: utf8, num: int32> def=2 rep=1 slot=2
+    str leaf utf8 def=2 rep=1 slot=2 col=0
+    num leaf int32 def=2 rep=1 slot=2 col=1`,
+		},
+		{
+			name: "rule 3: one repeated field, LIST-annotated (old_list_structure)",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("a", req, 1, converted(footer.ConvertedList)), groupEl("array", rpt, 1, converted(footer.ConvertedList)),
+				leafEl("array", rpt, i32)},
+			want: `
+a list list<array: list<array: int32>> def=0 rep=0 slot=0 elem=1/1
+  array list list<array: int32> def=1 rep=1 slot=1 elem=2/2
+    array leaf int32 def=2 rep=2 slot=2 col=0`,
+		},
+		{
+			name: "rule 3: one repeated field, no annotation",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("bag", rpt, 1), leafEl("x", rpt, i32)},
+			want: `
+my_list list list<bag: struct<x: list<x: int32>>>? def=1 rep=0 slot=0 elem=2/1
+  bag struct struct<x: list<x: int32>> def=2 rep=1 slot=2
+    x list list<x: int32> def=2 rep=1 slot=2 elem=3/2
+      x leaf int32 def=3 rep=2 slot=3 col=0`,
+		},
+		{
+			name: "rule 4: array",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("array", rpt, 1), leafEl("str", req, ba, str)},
+			want: `
+my_list list list<array: struct<str: utf8>>? def=1 rep=0 slot=0 elem=2/1
+  array struct struct<str: utf8> def=2 rep=1 slot=2
+    str leaf utf8 def=2 rep=1 slot=2 col=0`,
+		},
+		{
+			name: "rule 4: name_tuple",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("my_list_tuple", rpt, 1), leafEl("str", req, ba, str)},
+			want: `
+my_list list list<my_list_tuple: struct<str: utf8>>? def=1 rep=0 slot=0 elem=2/1
+  my_list_tuple struct struct<str: utf8> def=2 rep=1 slot=2
+    str leaf utf8 def=2 rep=1 slot=2 col=0`,
+		},
+		{
+			name: "rule 4 needs the list's own name",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("other_tuple", rpt, 1), leafEl("str", req, ba, str)},
+			want: `
+my_list list list<str: utf8>? def=1 rep=0 slot=0 elem=2/1
+  str leaf utf8 def=2 rep=1 slot=2 col=0`,
+		},
+		{
+			name: "rule 5: element with its own repetition",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_list", opt, 1, kind(footer.LogicalList)), groupEl("element", rpt, 1), leafEl("str", opt, ba, str)},
+			want: `
+my_list list list<str: utf8, nullable>? def=1 rep=0 slot=0 elem=2/1
+  str leaf utf8? def=3 rep=1 slot=2 col=0`,
+		},
+		{
+			name: "repeated primitive without LIST (repeated_primitive_no_list)",
+			elems: []footer.SchemaElement{rootEl(2),
+				leafEl("Int32_list", rpt, i32), groupEl("g", req, 1), leafEl("s", rpt, ba, converted(footer.ConvertedUTF8))},
+			want: `
+Int32_list list list<Int32_list: int32> def=0 rep=0 slot=0 elem=1/1
+  Int32_list leaf int32 def=1 rep=1 slot=1 col=0
+g struct struct<s: list<s: utf8>> def=0 rep=0 slot=0
+  s list list<s: utf8> def=0 rep=0 slot=0 elem=1/1
+    s leaf utf8 def=1 rep=1 slot=1 col=1`,
+		},
+		{
+			name: "repeated group without LIST (repeated_no_annotation)",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("phoneNumbers", opt, 1), groupEl("phone", rpt, 2),
+				leafEl("number", req, footer.TypeInt64), leafEl("kind", opt, ba, converted(footer.ConvertedUTF8))},
+			want: `
+phoneNumbers struct struct<phone: list<phone: struct<number: int64, kind: utf8 nullable>>>? def=1 rep=0 slot=0
+  phone list list<phone: struct<number: int64, kind: utf8 nullable>> def=1 rep=0 slot=0 elem=2/1
+    phone struct struct<number: int64, kind: utf8 nullable> def=2 rep=1 slot=2
+      number leaf int64 def=2 rep=1 slot=2 col=0
+      kind leaf utf8? def=3 rep=1 slot=2 col=1`,
+		},
+		{
+			name: "repeated LIST group outside a list",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("a", rpt, 1, kind(footer.LogicalList)), leafEl("x", rpt, i32)},
+			want: `
+a list list<a: list<x: int32>> def=0 rep=0 slot=0 elem=1/1
+  a list list<x: int32> def=1 rep=1 slot=1 elem=2/2
+    x leaf int32 def=2 rep=2 slot=2 col=0`,
+		},
+		{
+			name: "LIST with two children is a struct",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("l", opt, 2, kind(footer.LogicalList)), leafEl("a", rpt, i32), leafEl("b", req, i32)},
+			want: `
+l struct struct<a: list<a: int32>, b: int32>? def=1 rep=0 slot=0
+  a list list<a: int32> def=1 rep=0 slot=0 elem=2/1
+    a leaf int32 def=2 rep=1 slot=2 col=0
+  b leaf int32 def=1 rep=0 slot=0 col=1`,
+		},
+		{
+			name: "LIST without a repeated child is a struct",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("l", opt, 1, kind(footer.LogicalList)), leafEl("a", opt, i32)},
+			want: `
+l struct struct<a: int32 nullable>? def=1 rep=0 slot=0
+  a leaf int32? def=2 rep=0 slot=0 col=0`,
+		},
+		{
+			name: "map",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_map", req, 1, kind(footer.LogicalMap)), groupEl("key_value", rpt, 2),
+				leafEl("key", req, ba, str), leafEl("value", opt, i32)},
+			want: `
+my_map map map<utf8, int32, items_nullable> def=0 rep=0 slot=0 elem=1/1
+  entries struct struct<key: utf8, value: int32 nullable> def=1 rep=1 slot=1
+    key leaf utf8 def=1 rep=1 slot=1 col=0
+    value leaf int32? def=2 rep=1 slot=1 col=1`,
+		},
+		{
+			name: "map names not enforced, required values",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_map", opt, 1, converted(footer.ConvertedMap)), groupEl("map", rpt, 2),
+				leafEl("str", req, ba, str), leafEl("num", req, i32)},
+			want: `
+my_map map map<utf8, int32, items_non_nullable>? def=1 rep=0 slot=0 elem=2/1
+  entries struct struct<key: utf8, value: int32> def=2 rep=1 slot=2
+    key leaf utf8 def=2 rep=1 slot=2 col=0
+    value leaf int32 def=2 rep=1 slot=2 col=1`,
+		},
+		{
+			name: "MAP_KEY_VALUE outside MAP",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_map", opt, 1, converted(footer.ConvertedMapKeyValue)), groupEl("map", rpt, 2, converted(footer.ConvertedMapKeyValue)),
+				leafEl("key", req, ba, str), leafEl("value", opt, i32)},
+			want: `
+my_map map map<utf8, int32, items_nullable>? def=1 rep=0 slot=0 elem=2/1
+  entries struct struct<key: utf8, value: int32 nullable> def=2 rep=1 slot=2
+    key leaf utf8 def=2 rep=1 slot=2 col=0
+    value leaf int32? def=3 rep=1 slot=2 col=1`,
+		},
+		{
+			name: "map without values is a list of keys (map_no_value)",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_map_no_v", req, 1, kind(footer.LogicalMap)), groupEl("key_value", rpt, 1), leafEl("key", req, i32)},
+			want: `
+my_map_no_v list list<key: int32> def=0 rep=0 slot=0 elem=1/1
+  key leaf int32 def=1 rep=1 slot=1 col=0`,
+		},
+		{
+			name: "optional map key (incorrect_map_schema)",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("my_map", opt, 1, kind(footer.LogicalMap)), groupEl("key_value", rpt, 2, converted(footer.ConvertedMapKeyValue)),
+				leafEl("key", opt, ba, str), leafEl("value", opt, ba, str)},
+			want: `
+my_map map map<utf8, utf8, items_nullable>? def=1 rep=0 slot=0 elem=2/1
+  entries struct struct<key: utf8, value: utf8 nullable> def=2 rep=1 slot=2
+    key leaf utf8 def=3 rep=1 slot=2 col=0 nullCorrupt
+    value leaf utf8? def=3 rep=1 slot=2 col=1`,
+		},
+		{
+			name: "map of maps in a list",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("l", opt, 1, kind(footer.LogicalList)), groupEl("list", rpt, 1),
+				groupEl("element", opt, 1, kind(footer.LogicalMap)), groupEl("key_value", rpt, 2),
+				leafEl("key", req, i32), groupEl("value", opt, 1, kind(footer.LogicalMap)), groupEl("key_value", rpt, 2),
+				leafEl("key", req, i32), leafEl("value", req, footer.TypeBoolean)},
+			want: `
+l list list<element: map<int32, map<int32, bool, items_non_nullable>, items_nullable>, nullable>? def=1 rep=0 slot=0 elem=2/1
+  element map map<int32, map<int32, bool, items_non_nullable>, items_nullable>? def=3 rep=1 slot=2 elem=4/2
+    entries struct struct<key: int32, value: map<int32, bool, items_non_nullable> nullable> def=4 rep=2 slot=4
+      key leaf int32 def=4 rep=2 slot=4 col=0
+      value map map<int32, bool, items_non_nullable>? def=5 rep=2 slot=4 elem=6/3
+        entries struct struct<key: int32, value: bool> def=6 rep=3 slot=6
+          key leaf int32 def=6 rep=3 slot=6 col=1
+          value leaf bool def=6 rep=3 slot=6 col=2`,
+		},
+		{
+			name: "MAP with a non-repeated child is a struct",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("m", opt, 1, kind(footer.LogicalMap)), groupEl("kv", opt, 2), leafEl("k", req, i32), leafEl("v", req, i32)},
+			want: `
+m struct struct<kv: struct<k: int32, v: int32> nullable>? def=1 rep=0 slot=0
+  kv struct struct<k: int32, v: int32>? def=2 rep=0 slot=0
+    k leaf int32 def=2 rep=0 slot=0 col=0
+    v leaf int32 def=2 rep=0 slot=0 col=1`,
+		},
+		{
+			name: "MAP with three fields is a struct of a list",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("m", opt, 1, kind(footer.LogicalMap)), groupEl("kv", rpt, 3),
+				leafEl("k", req, i32), leafEl("v", req, i32), leafEl("w", req, i32)},
+			want: `
+m struct struct<kv: list<kv: struct<k: int32, v: int32, w: int32>>>? def=1 rep=0 slot=0
+  kv list list<kv: struct<k: int32, v: int32, w: int32>> def=1 rep=0 slot=0 elem=2/1
+    kv struct struct<k: int32, v: int32, w: int32> def=2 rep=1 slot=2
+      k leaf int32 def=2 rep=1 slot=2 col=0
+      v leaf int32 def=2 rep=1 slot=2 col=1
+      w leaf int32 def=2 rep=1 slot=2 col=2`,
+		},
+		{
+			name: "VARIANT group keeps its annotation",
+			elems: []footer.SchemaElement{rootEl(1),
+				groupEl("v", opt, 2, logical(footer.LogicalType{Kind: footer.LogicalVariant, Variant: footer.VariantType{SpecificationVersion: footer.Some(int8(1))}})),
+				leafEl("metadata", req, ba), leafEl("value", opt, ba)},
+			want: `
+v struct struct<metadata: binary, value: binary nullable>? def=1 rep=0 slot=0
+  metadata leaf binary def=1 rep=0 slot=0 col=0
+  value leaf binary? def=2 rep=0 slot=0 col=1`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := testPlan(t, SchemaOptions{}, nil, tt.elems...)
+			got := strings.TrimSpace(dumpPlan(p.fields))
+			if want := strings.TrimSpace(tt.want); got != want {
+				t.Errorf("plan:\n%s\nwant:\n%s", got, want)
+			}
+			checkPlanInvariants(t, p)
+		})
+	}
+}
+
+// checkPlanInvariants checks what every plan must satisfy: the Arrow
+// schema is made of the plans' fields, parents link back, leaves are the
+// file's columns in order with the column's levels, and list levels step
+// by one.
+func checkPlanInvariants(t *testing.T, p *schemaPlan) {
+	t.Helper()
+	if len(p.fields) != p.schema.NumFields() {
+		t.Fatalf("%d plans for %d fields", len(p.fields), p.schema.NumFields())
+	}
+	for i, f := range p.fields {
+		if !f.field.Equal(p.schema.Field(i)) {
+			t.Errorf("field %d: plan %v, schema %v", i, f.field, p.schema.Field(i))
+		}
+	}
+	var walk func(f *fieldPlan)
+	walk = func(f *fieldPlan) {
+		switch f.kind {
+		case kindLeaf:
+			if f.defLevel != f.node.MaxDef || f.repLevel != f.node.MaxRep || f.column != f.node.Column {
+				t.Errorf("leaf %q: def %d rep %d col %d, node has %d %d %d", f.field.Name, f.defLevel, f.repLevel, f.column, f.node.MaxDef, f.node.MaxRep, f.node.Column)
+			}
+		case kindList, kindMap:
+			if f.elemDefLevel != f.defLevel+1 || f.elemRepLevel != f.repLevel+1 || f.children[0].slotDefLevel != f.elemDefLevel || f.children[0].repLevel != f.elemRepLevel {
+				t.Errorf("list %q: def %d rep %d elem %d/%d, element slot %d rep %d", f.field.Name, f.defLevel, f.repLevel,
+					f.elemDefLevel, f.elemRepLevel, f.children[0].slotDefLevel, f.children[0].repLevel)
+			}
+		}
+		if f.slotDefLevel > f.defLevel {
+			t.Errorf("%q: slot level %d above its def level %d", f.field.Name, f.slotDefLevel, f.defLevel)
+		}
+		nested, ok := f.field.Type.(arrow.NestedType)
+		if f.kind != kindLeaf && (!ok || len(nested.Fields()) != len(f.children) && f.kind == kindStruct) {
+			t.Errorf("%q: kind %d, type %s", f.field.Name, f.kind, f.field.Type)
+		}
+		for _, c := range f.children {
+			if c.parent != f {
+				t.Errorf("%q: child %q does not link back", f.field.Name, c.field.Name)
+			}
+			walk(c)
+		}
+	}
+	for _, f := range p.fields {
+		if f.parent != nil {
+			t.Errorf("top-level %q has a parent", f.field.Name)
+		}
+		walk(f)
+	}
+	for i, l := range p.leaves {
+		if i > 0 && p.leaves[i-1].column >= l.column {
+			t.Errorf("leaves out of column order: %d then %d", p.leaves[i-1].column, l.column)
+		}
+	}
+}
+
+func TestSchemaMetadata(t *testing.T) {
+	kv := []footer.KeyValue{{Key: "writer", Value: footer.Some("x")}, {Key: "novalue"}, {Key: ArrowSchemaKey, Value: footer.Some("!!")}}
+	p := testPlan(t, SchemaOptions{}, kv, rootEl(1), leafEl("a", req, footer.TypeInt32))
+	m := p.schema.Metadata()
+	if m.Len() != 2 || m.Keys()[0] != "writer" || m.Values()[0] != "x" || m.Keys()[1] != "novalue" || m.Values()[1] != "" {
+		t.Errorf("schema metadata %v, want the file's entries without ARROW:schema", m)
+	}
+}
