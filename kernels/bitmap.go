@@ -121,10 +121,11 @@ func loadBits(src []byte, pos, k uint) uint64 {
 	return v >> shift & (1<<k - 1)
 }
 
-// copyBits is CopyBits without the checks. Bits before the first byte
-// boundary of dst are merged one partial byte at a time; the rest move 56 bits
-// (seven whole destination bytes) per step, and the final partial byte is
-// merged under a mask.
+// copyBits is CopyBits without the checks. Bits up to the first byte
+// boundary of dst are merged as one partial byte. After that, a source on a
+// byte boundary is copied with memmove; otherwise 64 bits move per step
+// while the source has a ninth byte to shift in, then a byte per step. The
+// final partial byte is merged under a mask.
 func copyBits(dst []byte, dstOff uint, src []byte, srcOff, n uint) {
 	if shift := dstOff & 7; shift != 0 && n > 0 {
 		k := min(8-shift, n)
@@ -134,21 +135,24 @@ func copyBits(dst []byte, dstOff uint, src []byte, srcOff, n uint) {
 		dstOff, srcOff, n = dstOff+k, srcOff+k, n-k
 	}
 	d := dst[dstOff>>3:]
-	for n >= 64 && srcOff>>3+9 <= uint(len(src)) {
-		at, shift := srcOff>>3, srcOff&7
-		w := binary.LittleEndian.Uint64(src[at:])>>shift | uint64(src[at+8])<<(64-shift) // << 64 is 0
-		binary.LittleEndian.PutUint64(d, w)
-		d = d[8:]
-		srcOff, n = srcOff+64, n-64
+	at, shift := srcOff>>3, srcOff&7
+	if shift == 0 {
+		c := copy(d[:n>>3], src[at:])
+		d, at = d[c:], at+uint(c)
+	} else {
+		for n >= 64 && at+9 <= uint(len(src)) {
+			w := binary.LittleEndian.Uint64(src[at:])>>shift | uint64(src[at+8])<<(64-shift)
+			binary.LittleEndian.PutUint64(d, w)
+			d, at, n = d[8:], at+8, n-64
+		}
+		for n >= 8 {
+			d[0] = src[at]>>shift | src[at+1]<<(8-shift)
+			d, at, n = d[1:], at+1, n-8
+		}
 	}
-	for n >= 8 {
-		d[0] = byte(loadBits(src, srcOff, 8))
-		d = d[1:]
-		srcOff, n = srcOff+8, n-8
-	}
-	if n > 0 {
-		m := lowMask(n)
-		d[0] = d[0]&^m | byte(loadBits(src, srcOff, n))&m
+	if n&7 > 0 {
+		m := lowMask(n & 7)
+		d[0] = d[0]&^m | byte(loadBits(src, at*8+shift, n&7))&m
 	}
 }
 

@@ -58,7 +58,10 @@ func (d *RLEDecoder) nextRun(want int) error {
 	if d.pos >= len(d.src) {
 		return fmt.Errorf("%w: RLE stream ends at byte %d after %d values, %d more wanted", ErrCorrupt, d.pos, d.consumed, want)
 	}
-	h, n := binary.Uvarint(d.src[d.pos:])
+	h, n := uint64(d.src[d.pos]), 1
+	if h >= 0x80 {
+		h, n = binary.Uvarint(d.src[d.pos:])
+	}
 	if n <= 0 || n > 5 || h>>1 > maxRunLen {
 		return fmt.Errorf("%w: RLE run header at byte %d is not a varint of at most 2^32-1", ErrCorrupt, d.pos)
 	}

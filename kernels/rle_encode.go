@@ -13,21 +13,25 @@ import (
 // it appends to the slice given there and allocates only when that slice
 // runs out of capacity (size it with [MaxRLEEncodedLen] to avoid that).
 //
-// Runs are chosen by their encoded size: when a repeat ends, the encoder
-// compares bit-packing it, an RLE run after lending the partial bit-packed
-// group the values it lacks, and an RLE run after writing the partial group
-// as short RLE runs, counting the header a bit-packed run needs to start
-// again; so a short repeat never breaks a bit-packed run it cannot pay for. Bit-packed runs grow their
+// The encoder buffers the runs of equal values it is given and plans how to
+// write them with the fewest bytes: for each run it weighs bit-packing it,
+// an RLE run after lending the open bit-packed group the values it lacks,
+// and such an RLE run followed by up to seven values that start a new
+// bit-packed run, across a window of 512 runs (a dynamic program over where
+// bit-packed groups start). A short repeat therefore never breaks a
+// bit-packed run it cannot pay for, and a lone wide value between repeats is
+// written as an RLE run when that is cheaper. Bit-packed runs grow their
 // header in place (1 byte up to 63 groups, 2 bytes up to 8191) instead of
 // being cut every 63 groups.
 type RLEEncoder struct {
 	buf    []byte
 	width  uint
-	vb     int    // bytes of a repeated value
-	maxV   uint64 // largest value of the width
-	runVal uint64 // the pending repeated run: runLen copies of runVal
-	runLen int
-	part   [8]uint64 // the partial group of bit-packed values
+	vb     int                  // bytes of a repeated value
+	maxV   uint64               // largest value of the width
+	runs   [rleWindow]rleRunLen // runs not yet written, the last still growing
+	nr     int
+	choice [rleWindow][rleStates]rleStep // the planner's back-pointers
+	part   [8]uint64                     // the partial group of bit-packed values
 	np     int
 	litAt  int // offset in buf of the open bit-packed run's header, or -1
 	litHdr int // bytes reserved for that header
@@ -52,7 +56,9 @@ func (e *RLEEncoder) Reset(dst []byte, width uint) error {
 	if width > 32 {
 		return fmt.Errorf("%w: RLE bit width %d above 32", ErrOutOfRange, width)
 	}
-	*e = RLEEncoder{buf: dst, width: width, vb: int(width+7) / 8, maxV: 1<<width - 1, litAt: -1}
+	// Field by field: the run window and the planner's table need no clearing.
+	e.buf, e.width, e.vb, e.maxV = dst, width, int(width+7)/8, 1<<width-1
+	e.nr, e.np, e.litAt, e.litHdr, e.litGrp = 0, 0, -1, 0, 0
 	return nil
 }
 
@@ -120,109 +126,158 @@ func rlePut[T packable](e *RLEEncoder, values []T) error {
 	return nil
 }
 
-// putRun appends n copies of v, extending the pending run or settling it and
-// starting a new one.
+// putRun appends n copies of v, extending the last buffered run or starting
+// a new one, planning and writing the older half of the window when full.
 func (e *RLEEncoder) putRun(v uint64, n int) {
 	if n == 0 {
 		return
 	}
-	if e.runLen > 0 && v == e.runVal {
-		e.runLen += n
+	if e.nr > 0 && e.runs[e.nr-1].v == v {
+		e.runs[e.nr-1].n += n
 		return
 	}
-	e.settleRun(false)
-	e.runVal, e.runLen = v, n
+	if e.nr == rleWindow {
+		e.plan(false)
+	}
+	e.runs[e.nr] = rleRunLen{v, n}
+	e.nr++
+}
+
+// rleWindow is how many runs the encoder plans over at once. Each time the
+// window fills it writes all but the newest rleLookahead runs, whose plan
+// may still change with the runs that follow.
+const (
+	rleWindow    = 512
+	rleLookahead = 128
+)
+
+// rleStates are the planner's states between runs: 0 when no bit-packed run
+// is open, 1+p when one is open with p values in its partial group.
+const rleStates = 9
+
+// rleRunLen is a run of n copies of v.
+type rleRunLen struct {
+	v uint64
+	n int
+}
+
+// rleStep records how the planner reached a state after a run: from which
+// state, bit-packing the whole run (rle false), or lending the partial
+// group what it lacks, an RLE run, and then tail values opening a new
+// bit-packed run.
+type rleStep struct {
+	from int8
+	rle  bool
+	tail int8
 }
 
 // varintLen returns the bytes of the ULEB128 encoding of x.
 func varintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
 
-// settleRun decides the pending run by the bytes each choice writes from
-// here on: more bit-packed values; an RLE run after lending the partial
-// group the values it lacks; or an RLE run after writing the partial group's
-// values as RLE runs of their own (which pays when values are wide). final
-// says no values follow.
-func (e *RLEEncoder) settleRun(final bool) {
-	n, v := e.runLen, e.runVal
-	e.runLen = 0
-	if n == 0 {
+// plan chooses how to write the buffered runs with the fewest bytes (a
+// dynamic program over the nine states, headers counted as one byte) and
+// writes them: all of them when final, otherwise all but the newest
+// rleLookahead, along the path of the cheapest plan for the whole window.
+func (e *RLEEncoder) plan(final bool) {
+	if e.nr == 0 {
 		return
 	}
 	if e.width == 0 {
-		e.writeRLE(v, n) // every value is zero: one run holds them all
+		// Every value is zero: RLE runs cost only their headers.
+		for _, r := range e.runs[:e.nr] {
+			e.writeRLE(r.v, r.n)
+		}
+		e.nr = 0
 		return
 	}
-	w := int(e.width)
-	lend := (8 - e.np) & 7
-	// Costs in bits. Mid-stream, a choice that leaves no bit-packed run open
-	// is charged the header the next one will need.
-	next := 8
-	if final {
-		next = 0
+	const inf = math.MaxInt / 2
+	w, hdr := int(e.width), 8
+	rle := func(m int) int { return 8 * (varintLen(uint64(m)<<1) + e.vb) }
+	var cost [rleStates]int
+	for i := range cost {
+		cost[i] = inf
 	}
-	packed := (e.np+n)*w + 8*btoi(e.litAt < 0)
-	if final {
-		packed = (e.np+n+7)/8*8*w + 8*btoi(e.litAt < 0)
+	start := 0
+	if e.litAt >= 0 {
+		start = 1 + e.np
 	}
-	lent := math.MaxInt
-	if m := n - lend; m > 0 {
-		lent = (e.np+lend)*w + 8*(varintLen(uint64(m)<<1)+e.vb) + next
-		if final && e.np > 0 {
-			lent = 8*w + 8*(varintLen(uint64(m)<<1)+e.vb)
+	cost[start] = 0
+	for i, r := range e.runs[:e.nr] {
+		var next [rleStates]int
+		for j := range next {
+			next[j] = inf
 		}
-	}
-	split := math.MaxInt
-	if e.np > 0 {
-		split = 8*(e.partRuns()+varintLen(uint64(n)<<1)+e.vb) + next
-		if e.litGrp == 0 {
-			split -= 8 // the header reserved for the partial group is given back
-		}
-	}
-	// Ties go to bit-packing while a bit-packed run is open, to RLE otherwise.
-	if e.litAt < 0 {
-		packed++
-	}
-	switch {
-	case packed <= lent && packed <= split:
-		for range n {
-			e.addLiteral(v)
-		}
-	case lent <= split:
-		for range lend {
-			e.addLiteral(v)
-		}
-		e.closeLiteral()
-		e.writeRLE(v, n-lend)
-	default:
-		part := e.part
-		np := e.np
-		e.np = 0
-		if e.litGrp == 0 {
-			e.buf = e.buf[:e.litAt]
-			e.litAt = -1
-		}
-		e.closeLiteral()
-		for i := 0; i < np; {
-			j := i + 1
-			for j < np && part[j] == part[i] {
-				j++
+		steps := &e.choice[i]
+		try := func(to, c int, st rleStep) {
+			if c < next[to] {
+				next[to], steps[to] = c, st
 			}
-			e.writeRLE(part[i], j-i)
-			i = j
 		}
-		e.writeRLE(v, n)
+		L := r.n
+		for s, c := range cost {
+			if c == inf {
+				continue
+			}
+			k, p, open := 0, 0, 0
+			if s > 0 {
+				p = s - 1
+				k = (8 - p) & 7
+			} else {
+				open = hdr
+			}
+			from := int8(s)
+			try(1+(p+L)%8, c+open+L*w, rleStep{from: from})
+			if L > k {
+				base := c + k*w
+				try(0, base+rle(L-k), rleStep{from: from, rle: true})
+				for t := 1; t <= 7 && t < L-k; t++ {
+					try(1+t, base+rle(L-k-t)+hdr+t*w, rleStep{from: from, rle: true, tail: int8(t)})
+				}
+			}
+		}
+		cost = next
 	}
-}
-
-// partRuns returns the bytes the partial group's values take as RLE runs.
-func (e *RLEEncoder) partRuns() int {
-	size := 0
-	for i := 0; i < e.np; i++ {
-		if i == 0 || e.part[i] != e.part[i-1] {
-			size += 1 + e.vb // runs shorter than 8 have 1-byte headers
+	best, bestCost := 0, inf
+	for s, c := range cost {
+		if final && s > 1 {
+			c += (9 - s) * w // padding the partial group
+		}
+		if c < bestCost {
+			best, bestCost = s, c
 		}
 	}
-	return size
+	// Walk back to find the state after each run on the chosen path.
+	var states [rleWindow + 1]int8
+	states[e.nr] = int8(best)
+	for i := e.nr - 1; i >= 0; i-- {
+		states[i] = e.choice[i][states[i+1]].from
+	}
+	commit := e.nr
+	if !final {
+		commit = e.nr - rleLookahead
+	}
+	for i, r := range e.runs[:commit] {
+		st := e.choice[i][states[i+1]]
+		if !st.rle {
+			for range r.n {
+				e.addLiteral(r.v)
+			}
+			continue
+		}
+		lend := 0
+		if st.from > 0 {
+			lend = (9 - int(st.from)) & 7
+		}
+		for range lend {
+			e.addLiteral(r.v)
+		}
+		e.closeLiteral()
+		e.writeRLE(r.v, r.n-lend-int(st.tail))
+		for range st.tail {
+			e.addLiteral(r.v)
+		}
+	}
+	e.nr = copy(e.runs[:], e.runs[commit:e.nr])
 }
 
 // writeRLE appends RLE runs of n copies of v, each at most the spec's
@@ -300,7 +355,7 @@ func (e *RLEEncoder) closeLiteral() {
 // returns the slice given to [RLEEncoder.Reset] with the stream appended.
 // Call Reset before writing another stream.
 func (e *RLEEncoder) Flush() []byte {
-	e.settleRun(true)
+	e.plan(true)
 	if e.np > 0 {
 		e.writeGroup()
 	}
