@@ -25,8 +25,19 @@ type Message interface {
 // field, nesting deeper than 64 levels) returns n == 0 and an error wrapping
 // [ErrCorrupt] that names the structure, field and byte offset.
 func Unmarshal(b []byte, v Message) (n int, err error) {
-	d := decoder{b: b, col: -1}
-	v.decode(&d)
+	if h, ok := v.(*PageHeader); ok {
+		// The per-page call: static, so this decoder stays on the stack.
+		d := decoder{b: b, col: -1}
+		h.decode(&d)
+		return d.result()
+	}
+	d := &decoder{b: b, col: -1}
+	v.decode(d)
+	return d.result()
+}
+
+// result returns Unmarshal's results.
+func (d *decoder) result() (int, error) {
 	if d.err != nil {
 		return 0, d.err
 	}

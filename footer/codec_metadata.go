@@ -268,7 +268,7 @@ func (v *ColumnChunk) decode(d *decoder) {
 			case 2:
 				v.FileOffset = d.i64()
 			case 3:
-				v.MetaData = perChunk(d, &d.cmd, minColumnChunk+minColumnMetaData)
+				v.MetaData = perChunk(d, &d.meta().cmd, minColumnChunk+minColumnMetaData)
 				v.MetaData.decode(d)
 			case 4:
 				v.OffsetIndexOffset = Some(d.i64())
@@ -344,7 +344,7 @@ func (v *ColumnMetaData) decode(d *decoder) {
 				v.Type = Type(d.i32())
 			case 2:
 				if n := d.list(tI32, 1, "encodings"); d.err == nil {
-					v.Encodings = perChunkSlice(d, &d.encs, n, 1)
+					v.Encodings = perChunkSlice(d, &d.meta().encs, n, 1)
 					readInts(d, v.Encodings, tI32)
 				}
 			case 3:
@@ -366,7 +366,7 @@ func (v *ColumnMetaData) decode(d *decoder) {
 			case 11:
 				v.DictionaryPageOffset = Some(d.i64())
 			case 12:
-				v.Statistics = perChunk(d, &d.stats, minColumnChunk+minColumnMetaData+minStatistics)
+				v.Statistics = perChunk(d, &d.meta().stats, minColumnChunk+minColumnMetaData+minStatistics)
 				v.Statistics.decode(d)
 			case 13:
 				v.EncodingStats = decodePageEncodingStats(d)
@@ -375,7 +375,7 @@ func (v *ColumnMetaData) decode(d *decoder) {
 			case 15:
 				v.BloomFilterLength = Some(d.i32())
 			case 16:
-				v.SizeStatistics = perChunk(d, &d.sizes, minColumnChunk+minColumnMetaData+minSizeStatistics)
+				v.SizeStatistics = perChunk(d, &d.meta().sizes, minColumnChunk+minColumnMetaData+minSizeStatistics)
 				v.SizeStatistics.decode(d)
 			case 17:
 				v.GeospatialStatistics = new(GeospatialStatistics)
@@ -399,27 +399,27 @@ func (v *ColumnMetaData) decode(d *decoder) {
 // reuses the previous row group's slice for the same column when the
 // encoded bytes are equal, which they nearly always are.
 func (d *decoder) path() []string {
-	start, c := d.p, d.col
-	if c >= 0 && c < len(d.paths) {
-		if raw := d.paths[c].raw; len(raw) <= d.remaining() && string(d.b[start:start+len(raw)]) == string(raw) {
+	start, c, m := d.p, d.col, d.meta()
+	if c >= 0 && c < len(m.paths) {
+		if raw := m.paths[c].raw; len(raw) <= d.remaining() && string(d.b[start:start+len(raw)]) == string(raw) {
 			d.p += len(raw)
-			return d.paths[c].path
+			return m.paths[c].path
 		}
 	}
 	n := d.list(tBinary, 1, "strings")
 	if d.err != nil {
 		return nil
 	}
-	v := perChunkSlice(d, &d.names, n, 1)
+	v := perChunkSlice(d, &m.names, n, 1)
 	for i := range v {
 		v[i] = d.str()
 	}
-	if d.err == nil && c >= 0 && c <= len(d.paths) {
+	if d.err == nil && c >= 0 && c <= len(m.paths) {
 		pc := pathCache{raw: d.b[start:d.p], path: v}
-		if c == len(d.paths) {
-			d.paths = append(d.paths, pc)
+		if c == len(m.paths) {
+			m.paths = append(m.paths, pc)
 		} else {
-			d.paths[c] = pc
+			m.paths[c] = pc
 		}
 	}
 	return v
@@ -432,7 +432,7 @@ func decodePageEncodingStats(d *decoder) []PageEncodingStats {
 	if d.err != nil {
 		return nil
 	}
-	v := perChunkSlice(d, &d.pes, n, minPageEncodingStats)
+	v := perChunkSlice(d, &d.meta().pes, n, minPageEncodingStats)
 	for i := range v {
 		v[i].decode(d)
 		if d.err != nil {

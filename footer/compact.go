@@ -44,11 +44,20 @@ type decoder struct {
 	err   *corruptError
 
 	// col is the index of the ColumnChunk being decoded within its
-	// RowGroup.columns list, or -1 outside one; paths caches each column's
-	// path_in_schema by that index so that row groups share one slice.
+	// RowGroup.columns list, or -1 outside one; colsLeft counts the chunks
+	// of that list still to decode, this one included.
 	col      int
-	colsLeft int // chunks still to decode in that list, counting this one
-	paths    []pathCache
+	colsLeft int
+
+	m *metaState // allocated on first use, by FileMetaData-sized inputs
+}
+
+// metaState is the decoder state that only column metadata needs: batch
+// storage and the cache that shares path_in_schema lists.
+type metaState struct {
+	// paths caches each column's path_in_schema by column index, so that
+	// row groups share one slice.
+	paths []pathCache
 
 	arena []byte            // backing store for decoded strings
 	kv    map[string]string // interned key-value keys
@@ -59,6 +68,14 @@ type decoder struct {
 	encs  slab[Encoding]
 	names slab[string]
 	pes   slab[PageEncodingStats]
+}
+
+// meta returns the decoder's metaState, allocating it on first use.
+func (d *decoder) meta() *metaState {
+	if d.m == nil {
+		d.m = new(metaState)
+	}
+	return d.m
 }
 
 // pathCache is one column's encoded path_in_schema list and its decoded form.
@@ -210,14 +227,15 @@ func (d *decoder) internKey() string {
 	}
 	raw := d.b[d.p : d.p+n]
 	d.p += n
-	if s, ok := d.kv[string(raw)]; ok {
+	m := d.meta()
+	if s, ok := m.kv[string(raw)]; ok {
 		return s
 	}
-	if d.kv == nil {
-		d.kv = make(map[string]string)
+	if m.kv == nil {
+		m.kv = make(map[string]string)
 	}
 	s := d.copyString(raw)
-	d.kv[s] = s
+	m.kv[s] = s
 	return s
 }
 

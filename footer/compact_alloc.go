@@ -17,16 +17,17 @@ func (d *decoder) copyString(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if len(b) > cap(d.arena)-len(d.arena) {
+	m := d.meta()
+	if len(b) > cap(m.arena)-len(m.arena) {
 		if len(b) >= 1024 {
 			return string(b)
 		}
-		size := min(max(2*cap(d.arena), 4096), maxArena, d.remaining())
-		d.arena = make([]byte, 0, size)
+		size := min(max(2*cap(m.arena), 4096), maxArena, d.remaining())
+		m.arena = make([]byte, 0, size)
 	}
-	start := len(d.arena)
-	d.arena = append(d.arena, b...)
-	return unsafe.String(&d.arena[start], len(b))
+	start := len(m.arena)
+	m.arena = append(m.arena, b...)
+	return unsafe.String(&m.arena[start], len(b))
 }
 
 // slab hands out zeroed values of T from shared backing arrays.
