@@ -18,7 +18,7 @@ var zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
 // chunk with one ReadAt, walks its page headers (footer.Unmarshal on
 // PageHeader) and decompresses every page with klauspost/compress into a
 // reused buffer. No value is decoded.
-func readFloor(path string, _, _ int) (int64, error) {
+func readFloor(path, _ string, _ int) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err

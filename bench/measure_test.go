@@ -1,24 +1,31 @@
 package bench
 
 import (
+	"errors"
 	"runtime"
 	"runtime/metrics"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/quiverio/quiver/arrowio"
 )
 
 // measure times op in a b.Loop and reports the metrics every benchmark of
 // this package carries: b.SetBytes(bytes) for MB/s of decoded data,
 // allocations, count/s of op's items under unit (rows/s, values/s) and
-// peak-heap-MB. op fails the benchmark by returning an error.
+// peak-heap-MB. op fails the benchmark by returning an error, or skips it
+// with one wrapping arrowio.ErrUnsupported (a quiver feature not there yet).
 func measure(b *testing.B, bytes, count int64, unit string, op func() error) {
 	b.Helper()
 	b.SetBytes(bytes)
 	b.ReportAllocs()
 	peak := startHeapPeak()
+	defer peak.stop()
 	for b.Loop() {
-		if err := op(); err != nil {
+		if err := op(); errors.Is(err, arrowio.ErrUnsupported) {
+			b.Skip(err)
+		} else if err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,6 +42,7 @@ type heapPeak struct {
 	peak uint64
 	done chan struct{}
 	wg   sync.WaitGroup
+	once sync.Once
 }
 
 const heapObjects = "/memory/classes/heap/objects:bytes"
@@ -67,9 +75,12 @@ func startHeapPeak() *heapPeak {
 	return h
 }
 
-// stop ends the sampling and returns the peak above the baseline.
+// stop ends the sampling (once; later calls only read the result) and
+// returns the peak above the baseline.
 func (h *heapPeak) stop() uint64 {
-	close(h.done)
-	h.wg.Wait()
+	h.once.Do(func() {
+		close(h.done)
+		h.wg.Wait()
+	})
 	return h.peak - h.base
 }

@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/bench/datasets"
 	"github.com/quiverio/quiver/bench/pqfiles"
 )
@@ -17,7 +20,7 @@ func BenchmarkRead(b *testing.B) {
 			for _, r := range readers {
 				name := fmt.Sprintf("dataset=%s/config=%s/impl=%s", d.Name, c.Name, r.name)
 				b.Run(name, func(b *testing.B) {
-					benchRead(b, r, set.Path(c), all, all, set.Meta.ArrowBytes, set.Meta.Rows)
+					benchRead(b, r, set.Path(c), allColumns, all, set.Meta.ArrowBytes, set.Meta.Rows)
 				})
 			}
 		}
@@ -36,12 +39,12 @@ func BenchmarkReadColumn(b *testing.B) {
 		for _, colName := range readColumns {
 			col := d.Schema.FieldIndices(colName)[0]
 			for _, r := range readers {
-				if r.whole || r.name == "pqarrow-parallel" { // one column leaves nothing to parallelise
+				if r.whole || strings.HasSuffix(r.name, "-parallel") { // one column leaves nothing to parallelise
 					continue
 				}
 				name := fmt.Sprintf("dataset=%s/config=%s/column=%s/impl=%s", d.Name, c.Name, colName, r.name)
 				b.Run(name, func(b *testing.B) {
-					benchRead(b, r, set.Path(c), col, all, set.Meta.ColumnArrowBytes[col], set.Meta.Rows)
+					benchRead(b, r, set.Path(c), colName, all, set.Meta.ColumnArrowBytes[col], set.Meta.Rows)
 				})
 			}
 		}
@@ -63,7 +66,7 @@ func BenchmarkReadRowGroup(b *testing.B) {
 				}
 				name := fmt.Sprintf("dataset=%s/config=%s/impl=%s", d.Name, c.Name, r.name)
 				b.Run(name, func(b *testing.B) {
-					benchRead(b, r, set.Path(c), all, rg, bytes, rows)
+					benchRead(b, r, set.Path(c), allColumns, rg, bytes, rows)
 				})
 			}
 		}
@@ -72,7 +75,7 @@ func BenchmarkReadRowGroup(b *testing.B) {
 
 // benchRead times r reading (col, rg) of path, checks the rows it returns
 // against rows, and reports bytes of decoded Arrow data per read.
-func benchRead(b *testing.B, r reader, path string, col, rg int, bytes, rows int64) {
+func benchRead(b *testing.B, r reader, path, col string, rg int, bytes, rows int64) {
 	measure(b, bytes, rows, "rows/s", func() error {
 		n, err := r.read(path, col, rg)
 		if err == nil && n != rows {
@@ -83,26 +86,33 @@ func benchRead(b *testing.B, r reader, path string, col, rg int, bytes, rows int
 }
 
 // TestReaders runs every reader over every small file, whole, one column
-// and one row group, and checks the rows each returns.
+// and one row group, and checks the rows each returns. Quiver may report
+// the nested table unsupported (arrowio.ErrUnsupported) until it reads
+// nested columns; anything else is a failure.
 func TestReaders(t *testing.T) {
 	t.Setenv(datasets.SizeEnv, string(datasets.Small))
 	for _, d := range datasets.All() {
 		set := files(t, d)
 		for _, c := range pqfiles.Configs(d) {
 			for _, r := range readers {
-				n, err := r.read(set.Path(c), all, all)
+				n, err := r.read(set.Path(c), allColumns, all)
+				if d == datasets.Nested && strings.HasPrefix(r.name, "quiver") && errors.Is(err, arrowio.ErrUnsupported) {
+					t.Logf("%s %s/%s: %v", r.name, d.Name, c.Name, err)
+					continue
+				}
 				if err != nil || n != set.Meta.Rows {
 					t.Errorf("%s %s/%s whole: %d rows, %v; want %d", r.name, d.Name, c.Name, n, err, set.Meta.Rows)
 				}
 				if r.whole {
 					continue
 				}
-				n, err = r.read(set.Path(c), 0, all)
+				first := d.Schema.Field(0).Name
+				n, err = r.read(set.Path(c), first, all)
 				if err != nil || n != set.Meta.Rows {
-					t.Errorf("%s %s/%s column 0: %d rows, %v; want %d", r.name, d.Name, c.Name, n, err, set.Meta.Rows)
+					t.Errorf("%s %s/%s column %s: %d rows, %v; want %d", r.name, d.Name, c.Name, first, n, err, set.Meta.Rows)
 				}
 				want := int64(d.Rows(datasets.Small) / d.RowGroups) // batches differ by at most one row
-				n, err = r.read(set.Path(c), all, 1)
+				n, err = r.read(set.Path(c), allColumns, 1)
 				if err != nil || n < want || n > want+1 {
 					t.Errorf("%s %s/%s row group 1: %d rows, %v; want %d or %d", r.name, d.Name, c.Name, n, err, want, want+1)
 				}

@@ -12,35 +12,68 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	parquetgo "github.com/parquet-go/parquet-go"
+	"github.com/quiverio/quiver/arrowio"
 )
 
-// all selects every column or every row group in a reader call.
-const all = -1
+// all selects every row group in a reader call; allColumns every column.
+const (
+	all        = -1
+	allColumns = ""
+)
 
 // reader is one implementation that reads a Parquet file into memory in
-// its own columnar form. Each function returns the rows it read; col is a
-// top-level column of a flat schema (so also its leaf index), rg a row
-// group, and either may be [all]. Adding quiver is one more entry:
-// arrowio.OpenFile(path, arrowio.ReadOptions{...}) then ReadTable or
-// ReadRowGroup.
+// its own columnar form and returns the rows it read: column col (a
+// top-level column of a flat schema, so also a leaf) or [allColumns], of
+// row group rg or of [all] row groups.
 type reader struct {
 	name string
-	read func(path string, col, rg int) (int64, error)
+	read func(path, col string, rg int) (int64, error)
 	// whole reports that the reader only reads whole files (col and rg
 	// always all).
 	whole bool
 }
 
 var readers = []reader{
-	{name: "pqarrow", read: func(path string, col, rg int) (int64, error) { return readPqarrow(path, col, rg, false) }},
-	{name: "pqarrow-parallel", read: func(path string, col, rg int) (int64, error) { return readPqarrow(path, col, rg, true) }},
+	{name: "quiver", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1) }},
+	{name: "quiver-parallel", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 0) }},
+	{name: "pqarrow", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false) }},
+	{name: "pqarrow-parallel", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, true) }},
 	{name: "parquetgo", read: readParquetGo},
 	{name: "floor", read: readFloor, whole: true},
 }
 
+// readQuiver reads the selection into Arrow with quiver's arrowio reader
+// (BatchSize 65536, Go allocator): ReadTable, or ReadRowGroup for one row
+// group; parallelism 1 reads on the calling goroutine, 0 uses GOMAXPROCS.
+func readQuiver(path, col string, rg, parallelism int) (int64, error) {
+	opts := arrowio.ReadOptions{BatchSize: 65536, Parallelism: parallelism}
+	if col != allColumns {
+		opts.Columns = []string{col}
+	}
+	r, err := arrowio.OpenFile(path, opts)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	if rg != all {
+		rec, err := r.ReadRowGroup(context.Background(), rg)
+		if err != nil {
+			return 0, err
+		}
+		defer rec.Release()
+		return rec.NumRows(), nil
+	}
+	tbl, err := r.ReadTable(context.Background())
+	if err != nil {
+		return 0, err
+	}
+	defer tbl.Release()
+	return tbl.NumRows(), nil
+}
+
 // readPqarrow reads the selection into an arrow.Table with pqarrow
 // (BatchSize 65536, Go allocator), serially or with Parallel set.
-func readPqarrow(path string, col, rg int, parallel bool) (int64, error) {
+func readPqarrow(path, col string, rg int, parallel bool) (int64, error) {
 	rdr, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		return 0, err
@@ -51,10 +84,16 @@ func readPqarrow(path string, col, rg int, parallel bool) (int64, error) {
 		return 0, err
 	}
 	var tbl arrow.Table
-	if col == all && rg == all {
+	if col == allColumns && rg == all {
 		tbl, err = fr.ReadTable(context.Background())
 	} else {
-		tbl, err = fr.ReadRowGroups(context.Background(), pick(col, rdr.MetaData().Schema.NumColumns()), pick(rg, rdr.NumRowGroups()))
+		leaf := all
+		if col != allColumns {
+			if leaf = rdr.MetaData().Schema.ColumnIndexByName(col); leaf < 0 {
+				return 0, fmt.Errorf("pqarrow: no column %q", col)
+			}
+		}
+		tbl, err = fr.ReadRowGroups(context.Background(), pick(leaf, rdr.MetaData().Schema.NumColumns()), pick(rg, rdr.NumRowGroups()))
 	}
 	if err != nil {
 		return 0, err
@@ -80,7 +119,7 @@ func pick(i, n int) []int {
 // reader the page offers (ReadInt64s, ReadDoubles, ReadByteArrays, ...) or
 // else ReadValues, into buffers reused across pages. It checks that the
 // values read add up to the column chunks' value counts.
-func readParquetGo(path string, col, rg int) (int64, error) {
+func readParquetGo(path, col string, rg int) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
@@ -94,6 +133,14 @@ func readParquetGo(path string, col, rg int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	leaf := all
+	if col != allColumns {
+		lc, ok := pf.Schema().Lookup(col)
+		if !ok {
+			return 0, fmt.Errorf("parquetgo: no column %q", col)
+		}
+		leaf = lc.ColumnIndex
+	}
 	var bufs pgBuffers
 	var rows int64
 	for i, g := range pf.RowGroups() {
@@ -102,7 +149,7 @@ func readParquetGo(path string, col, rg int) (int64, error) {
 		}
 		rows += g.NumRows()
 		for j, cc := range g.ColumnChunks() {
-			if col != all && j != col {
+			if leaf != all && j != leaf {
 				continue
 			}
 			n, err := bufs.readChunk(cc)
