@@ -84,3 +84,22 @@ func (h *heapPeak) stop() uint64 {
 	})
 	return h.peak - h.base
 }
+
+// TestHeapPeak checks that the sampler sees a 64 MB allocation held for
+// 20 ms and that stop can be called twice.
+func TestHeapPeak(t *testing.T) {
+	const size = 64 << 20
+	h := startHeapPeak()
+	buf := make([]byte, size)
+	for i := 0; i < len(buf); i += 4096 {
+		buf[i] = 1
+	}
+	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
+		runtime.Gosched()
+	}
+	runtime.KeepAlive(buf)
+	peak := h.stop()
+	if peak < size || h.stop() != peak {
+		t.Errorf("peak %d bytes (second stop %d), want at least %d", peak, h.stop(), size)
+	}
+}
