@@ -1,0 +1,401 @@
+package arrowio
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// miniBatch is the most slots the column writer hands its value writer at
+// once; pages are cut between mini-batches, as other writers cut them
+// between write batches of this size.
+const miniBatch = 1024
+
+// allValid is the validity bitmap of a mini-batch without nulls.
+var allValid = bytes.Repeat([]byte{0xff}, miniBatch/8)
+
+// valueWriter is the typed half of a column writer: it turns the physical
+// values of one leaf into encoded page values, keeps the dictionary and
+// the min/max statistics. Its methods are called once per mini-batch or
+// page, never per value.
+type valueWriter interface {
+	// startChunk begins a column chunk, dictionary-encoded when dict is set.
+	startChunk(dict bool)
+	// bind makes slots [lo, hi) of arr the slots put reads (put's slot i is
+	// arr's slot lo+i) and returns their validity: a bitmap (nil when every
+	// slot is valid) and the bit of slot lo in it.
+	bind(arr arrow.Array, lo, hi int) (valid []byte, voff int, err error)
+	// put adds the values of the valid slots among [i, j), nonNull of them,
+	// to the page.
+	put(i, j int, valid []byte, voff, nonNull int) error
+	// pageBytes estimates the encoded size of the page's values.
+	pageBytes() int
+	// flushPage appends the page's encoded values to dst and returns them
+	// with their encoding; when st is not nil it also receives the page's
+	// min and max. The page's statistics join the chunk's.
+	flushPage(dst []byte, st *footer.Statistics) ([]byte, footer.Encoding, error)
+	// dictBytes returns the PLAIN size of the dictionary, or -1 when the
+	// chunk is not (or no longer) dictionary-encoded.
+	dictBytes() int
+	// dictPage appends the dictionary's PLAIN values to dst and returns
+	// them with the number of values.
+	dictPage(dst []byte) ([]byte, int)
+	// fallback switches the chunk to the non-dictionary encoding. The page
+	// must have been flushed.
+	fallback()
+	// chunkStats sets the chunk's min and max in st.
+	chunkStats(st *footer.Statistics)
+	// unencodedBytes returns the chunk's BYTE_ARRAY bytes (lengths left
+	// out), and false for other physical types.
+	unencodedBytes() (int64, bool)
+}
+
+// columnWriter writes the column chunks of one leaf column, one row group
+// after another, into memory: the row group's chunks are written out once
+// all of them are encoded, so chunks can be encoded concurrently and the
+// output does not depend on the order they finish in.
+//
+// Levels are kept here and values in the typed valueWriter. A flat column
+// takes its definition levels from the Arrow validity bitmap; nested
+// columns (once the levels package shreds them) will hand explicit
+// definition and repetition levels for the same dense leaf slots, and cut
+// pages only where a repetition level is 0.
+type columnWriter struct {
+	node  *footer.Node
+	path  string
+	set   columnSettings
+	order statOrder
+	vals  valueWriter
+	comp  *compressor // the compressor of the goroutine encoding the chunk
+
+	// The page being filled.
+	defEnc    kernels.RLEEncoder
+	defBuf    []byte
+	levels    int // level entries (slots, nulls included)
+	pageNulls int
+
+	// The chunk being written.
+	dictPage     []byte // the dictionary page, header included, or empty
+	data         []byte // the data pages, headers included
+	dictChunk    bool   // the chunk began dictionary-encoded
+	numValues    int64
+	nulls        int64
+	uncompressed int64 // page headers and uncompressed page bytes
+	encStats     []footer.PageEncodingStats
+	defHist      []int64
+	dictCount    int // values in the dictionary page
+
+	// Reused scratch.
+	body, packed []byte
+	zeros        []byte
+	hdr          footer.PageHeader
+	dph          footer.DataPageHeader
+	dph2         footer.DataPageHeaderV2
+	dictHdr      footer.DictionaryPageHeader
+}
+
+// newColumnWriter returns the writer of leaf n, whose values come from
+// Arrow arrays of type dt.
+func newColumnWriter(n *footer.Node, dt arrow.DataType, set columnSettings) (*columnWriter, error) {
+	if dt.ID() == arrow.NULL {
+		set.dictionary = false // nothing to put in one
+	}
+	c := &columnWriter{node: n, path: n.DottedPath(), set: set, order: leafOrder(n)}
+	vw, err := newValueWriter(n, dt, set, c.order)
+	if err != nil {
+		return nil, fmt.Errorf("column %q: %w", c.path, err)
+	}
+	c.vals = vw
+	return c, nil
+}
+
+// startChunk begins a new column chunk.
+func (c *columnWriter) startChunk() {
+	c.dictPage, c.data = c.dictPage[:0], c.data[:0]
+	c.dictChunk = c.set.dictionary
+	c.numValues, c.nulls, c.uncompressed = 0, 0, 0
+	c.encStats = c.encStats[:0]
+	c.defHist = c.defHist[:0]
+	if c.node.MaxDef > 0 {
+		c.defHist = append(c.defHist, make([]int64, c.node.MaxDef+1)...)
+	}
+	c.vals.startChunk(c.set.dictionary)
+	c.startPage()
+}
+
+// startPage begins a new data page.
+func (c *columnWriter) startPage() {
+	c.levels, c.pageNulls = 0, 0
+	if c.node.MaxDef > 0 {
+		// Width 1 is all a flat column needs; Reset only fails above 32.
+		_ = c.defEnc.Reset(c.defBuf[:0], 1)
+	}
+}
+
+// writeFlat writes slots [lo, hi) of arr, the Arrow array of a flat
+// column, to the chunk.
+func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
+	valid, voff, err := c.vals.bind(arr, lo, hi)
+	if err != nil {
+		return fmt.Errorf("column %q: %w", c.path, err)
+	}
+	n := hi - lo
+	if arr.DataType().ID() == arrow.NULL {
+		c.zeros = resize(c.zeros, (n+7)/8)
+		clear(c.zeros)
+		valid, voff = c.zeros, 0
+	}
+	if c.node.MaxDef == 0 && valid != nil {
+		if k, _ := kernels.CountSetBits(valid, voff, n); k != n {
+			return fmt.Errorf("%w: column %q is required but has %d nulls", ErrUnsupported, c.path, n-k)
+		}
+		valid = nil
+	}
+	for i := 0; i < n; {
+		j := min(n, i+miniBatch)
+		if c.set.pageRows > 0 {
+			j = min(j, i+c.set.pageRows-c.levels)
+		}
+		nonNull := j - i
+		if c.node.MaxDef > 0 {
+			bm, at := allValid, 0
+			if valid != nil {
+				bm, at = valid, voff+i
+				nonNull, _ = kernels.CountSetBits(valid, at, j-i)
+			}
+			if err := c.defEnc.PutBitmap(bm, at, j-i); err != nil {
+				return fmt.Errorf("column %q: %w", c.path, err)
+			}
+			c.defHist[0] += int64(j - i - nonNull)
+			c.defHist[1] += int64(nonNull)
+		}
+		if err := c.vals.put(i, j, valid, voff, nonNull); err != nil {
+			return fmt.Errorf("column %q: %w", c.path, err)
+		}
+		c.levels += j - i
+		c.pageNulls += j - i - nonNull
+		if c.vals.pageBytes()+c.levels/8 >= c.set.pageSize || (c.set.pageRows > 0 && c.levels >= c.set.pageRows) {
+			if err := c.flushPage(); err != nil {
+				return err
+			}
+		}
+		if db := c.vals.dictBytes(); db >= c.set.dictLimit {
+			if err := c.fallback(); err != nil {
+				return err
+			}
+		}
+		i = j
+	}
+	return nil
+}
+
+// fallback ends dictionary encoding for the rest of the chunk: the page
+// so far is written with the dictionary, then the dictionary page, and
+// later pages use the non-dictionary encoding.
+func (c *columnWriter) fallback() error {
+	if err := c.flushPage(); err != nil {
+		return err
+	}
+	if err := c.writeDictPage(); err != nil {
+		return err
+	}
+	c.vals.fallback()
+	return nil
+}
+
+// flushPage writes the page being filled, if it holds any slots.
+func (c *columnWriter) flushPage() error {
+	if c.levels == 0 {
+		return nil
+	}
+	var st *footer.Statistics
+	if c.set.pageStats {
+		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
+	}
+	body := c.body[:0]
+	levels := 0
+	if c.node.MaxDef > 0 {
+		defs := c.defEnc.Flush()
+		c.defBuf = defs
+		if c.set.pageVersion == PageV1 {
+			body = binary.LittleEndian.AppendUint32(body, uint32(len(defs)))
+		}
+		body = append(body, defs...)
+		levels = len(defs)
+	}
+	body, enc, err := c.vals.flushPage(body, st)
+	c.body = body
+	if err != nil {
+		return fmt.Errorf("column %q: %w", c.path, err)
+	}
+	if c.set.pageVersion == PageV1 {
+		c.dph = footer.DataPageHeader{
+			NumValues:               int32(c.levels),
+			Encoding:                enc,
+			DefinitionLevelEncoding: footer.EncodingRLE,
+			RepetitionLevelEncoding: footer.EncodingRLE,
+			Statistics:              st,
+		}
+		c.hdr = footer.PageHeader{Type: footer.PageTypeData, DataPageHeader: &c.dph}
+		err = c.writePage(&c.data, body, 0, false, enc)
+	} else {
+		c.dph2 = footer.DataPageHeaderV2{
+			NumValues:                  int32(c.levels),
+			NumNulls:                   int32(c.pageNulls),
+			NumRows:                    int32(c.levels),
+			Encoding:                   enc,
+			DefinitionLevelsByteLength: int32(levels),
+			Statistics:                 st,
+		}
+		c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
+		err = c.writePage(&c.data, body, levels, true, enc)
+	}
+	if err != nil {
+		return err
+	}
+	c.numValues += int64(c.levels)
+	c.nulls += int64(c.pageNulls)
+	c.startPage()
+	return nil
+}
+
+// writeDictPage writes the dictionary page of the chunk.
+func (c *columnWriter) writeDictPage() error {
+	plain, n := c.vals.dictPage(c.body[:0])
+	c.body = plain
+	c.dictCount = n
+	c.dictHdr = footer.DictionaryPageHeader{NumValues: int32(n), Encoding: footer.EncodingPlain}
+	c.hdr = footer.PageHeader{Type: footer.PageTypeDictionary, DictionaryPageHeader: &c.dictHdr}
+	return c.writePage(&c.dictPage, plain, 0, false, footer.EncodingPlain)
+}
+
+// writePage compresses body (after its first keep bytes, the levels of a
+// version 2 page), completes c.hdr and appends the header and page to
+// *dst. For a version 2 page (v2) whose values do not shrink, the values
+// are stored uncompressed and is_compressed says so.
+func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc footer.Encoding) error {
+	if len(body) > math.MaxInt32 {
+		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", ErrUnsupported, c.path, len(body))
+	}
+	out, compressed := body, false
+	if c.set.codec != footer.CodecUncompressed {
+		packed, err := c.comp.compress(c.set.codec, c.set.level, append(c.packed[:0], body[:keep]...), body[keep:])
+		c.packed = packed
+		if err != nil {
+			return fmt.Errorf("column %q: %w", c.path, err)
+		}
+		if !v2 || len(packed) < len(body) {
+			out, compressed = packed, true
+		}
+	}
+	if v2 {
+		c.dph2.IsCompressed = footer.Some(compressed)
+	}
+	if len(out) > math.MaxInt32 {
+		return fmt.Errorf("%w: column %q: a compressed page of %d bytes is larger than a page header can declare", ErrUnsupported, c.path, len(out))
+	}
+	c.hdr.UncompressedPageSize = int32(len(body))
+	c.hdr.CompressedPageSize = int32(len(out))
+	if c.set.crc {
+		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(out)))
+	}
+	before := len(*dst)
+	*dst = footer.Marshal(*dst, &c.hdr)
+	hdrLen := len(*dst) - before
+	*dst = append(*dst, out...)
+	c.uncompressed += int64(hdrLen + len(body))
+	c.countPage(c.hdr.Type, enc)
+	return nil
+}
+
+// countPage adds a page to the chunk's encoding statistics.
+func (c *columnWriter) countPage(t footer.PageType, enc footer.Encoding) {
+	for i := range c.encStats {
+		if s := &c.encStats[i]; s.PageType == t && s.Encoding == enc {
+			s.Count++
+			return
+		}
+	}
+	c.encStats = append(c.encStats, footer.PageEncodingStats{PageType: t, Encoding: enc, Count: 1})
+}
+
+// finishChunk writes the last page and the dictionary page and returns the
+// chunk's metadata, with offsets relative to the chunk's first byte
+// (finalized by [columnWriter.place]).
+func (c *columnWriter) finishChunk() (*footer.ColumnMetaData, error) {
+	if err := c.flushPage(); err != nil {
+		return nil, err
+	}
+	if c.vals.dictBytes() >= 0 {
+		if err := c.writeDictPage(); err != nil {
+			return nil, err
+		}
+	}
+	md := &footer.ColumnMetaData{
+		Type:                  c.node.Physical,
+		PathInSchema:          c.node.Path,
+		Codec:                 c.set.codec,
+		NumValues:             c.numValues,
+		TotalUncompressedSize: c.uncompressed,
+		TotalCompressedSize:   int64(len(c.dictPage) + len(c.data)),
+		DataPageOffset:        int64(len(c.dictPage)),
+		EncodingStats:         append([]footer.PageEncodingStats(nil), c.encStats...),
+	}
+	if len(c.dictPage) > 0 {
+		md.DictionaryPageOffset = footer.Some(int64(0))
+	}
+	for _, s := range c.encStats {
+		md.Encodings = appendUnique(md.Encodings, s.Encoding)
+	}
+	if c.node.MaxDef > 0 || c.node.MaxRep > 0 {
+		md.Encodings = appendUnique(md.Encodings, footer.EncodingRLE)
+	}
+	if c.set.statistics {
+		st := &footer.Statistics{NullCount: footer.Some(c.nulls)}
+		c.vals.chunkStats(st)
+		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
+			// Every value went through the dictionary: its size is the
+			// number of distinct values (floats are keyed by their bits,
+			// which can tell equal values apart).
+			st.DistinctCount = footer.Some(int64(c.dictCount))
+		}
+		md.Statistics = st
+	}
+	size := &footer.SizeStatistics{}
+	if b, ok := c.vals.unencodedBytes(); ok {
+		size.UnencodedByteArrayDataBytes = footer.Some(b)
+	}
+	if len(c.defHist) > 0 {
+		size.DefinitionLevelHistogram = append([]int64(nil), c.defHist...)
+	}
+	if size.UnencodedByteArrayDataBytes.Set || size.DefinitionLevelHistogram != nil {
+		md.SizeStatistics = size
+	}
+	return md, nil
+}
+
+// appendUnique appends e to list unless it is there.
+func appendUnique(list []footer.Encoding, e footer.Encoding) []footer.Encoding {
+	for _, x := range list {
+		if x == e {
+			return list
+		}
+	}
+	return append(list, e)
+}
+
+// place moves the offsets of md, relative to the chunk, to the file
+// offset base where the chunk starts.
+func place(md *footer.ColumnMetaData, base int64) {
+	md.DataPageOffset += base
+	if md.DictionaryPageOffset.Set {
+		md.DictionaryPageOffset.Value += base
+	}
+}

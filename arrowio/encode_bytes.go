@@ -1,0 +1,205 @@
+package arrowio
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// bytesWriter is the value writer of BYTE_ARRAY columns; O is the type of
+// the Arrow offsets it reads (int32 for string and binary, int64 for the
+// large and view types).
+type bytesWriter[O kernels.Offset] struct {
+	order       statOrder
+	fallbackEnc footer.Encoding
+	text        bool // UTF-8 values: statistics are truncated between characters
+	truncate    int
+	dictOn      bool
+	dict        bytesDict
+	rle         kernels.RLEEncoder
+
+	offs  []O // the bound slots: value i is data[offs[i]:offs[i+1]]
+	data  []byte
+	soffs []O // views, widened offsets and gathered dictionary values
+	sdata []byte
+	coffs []O // the non-null values of a mini-batch with nulls
+	cdata []byte
+	idx   []uint32 // the page's dictionary indices
+	poffs []int64  // the page's values, when not dictionary-encoded
+	pdata []byte
+
+	page, chunk bytesStats
+	unencoded   int64
+
+	// Scratch for dictionary arrays.
+	didx   []int64
+	dvalid []byte
+	voffs  []O
+	vdata  []byte
+}
+
+func (w *bytesWriter[O]) startChunk(dict bool) {
+	w.dictOn = dict
+	if dict {
+		w.dict.reset(true)
+	}
+	w.idx, w.poffs, w.pdata = w.idx[:0], append(w.poffs[:0], 0), w.pdata[:0]
+	w.page.reset()
+	w.chunk.reset()
+	w.unencoded = 0
+}
+
+func (w *bytesWriter[O]) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) {
+	var err error
+	if d, ok := arr.(*array.Dictionary); ok {
+		if w.didx, w.dvalid, err = dictIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
+			return nil, 0, err
+		}
+		dict := d.Dictionary()
+		var vo []O
+		var vd []byte
+		if vo, vd, w.voffs, w.vdata, err = byteSlots(w.voffs, w.vdata, dict, 0, dict.Len()); err != nil {
+			return nil, 0, err
+		}
+		w.soffs, w.sdata = append(w.soffs[:0], 0), w.sdata[:0]
+		for _, x := range w.didx {
+			if uint64(x) < uint64(len(vo)-1) {
+				w.sdata = append(w.sdata, vd[vo[x]:vo[x+1]]...)
+			}
+			if int64(len(w.sdata)) > maxOffsetOf[O]() {
+				return nil, 0, fmt.Errorf("%w: dictionary values past the range of the offsets", ErrUnsupported)
+			}
+			w.soffs = append(w.soffs, O(len(w.sdata)))
+		}
+		w.offs, w.data = w.soffs, w.sdata
+		return w.dvalid, 0, nil
+	}
+	if w.offs, w.data, w.soffs, w.sdata, err = byteSlots(w.soffs, w.sdata, arr, lo, hi); err != nil {
+		return nil, 0, err
+	}
+	valid, voff := validity(arr)
+	return valid, voff + lo, nil
+}
+
+// maxOffsetOf returns the largest value an O holds.
+func maxOffsetOf[O kernels.Offset]() int64 {
+	var o O
+	return int64(^uint64(0) >> (65 - 8*unsafe.Sizeof(o)))
+}
+
+func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
+	offs, data := w.offs[i:j+1], w.data
+	if nonNull < j-i {
+		offs, data = w.compact(offs, data, valid, voff+i)
+	}
+	if len(offs) < 2 {
+		return nil
+	}
+	addOffsets(&w.page, offs, data, w.order)
+	w.unencoded += int64(offs[len(offs)-1] - offs[0])
+	if w.dictOn {
+		n := len(w.idx)
+		w.idx = slices.Grow(w.idx, len(offs)-1)[:n+len(offs)-1]
+		insertOffsets(&w.dict, offs, data, w.idx[n:])
+		return nil
+	}
+	base := int64(len(w.pdata)) - int64(offs[0])
+	for _, o := range offs[1:] {
+		w.poffs = append(w.poffs, base+int64(o))
+	}
+	w.pdata = append(w.pdata, data[offs[0]:offs[len(offs)-1]]...)
+	return nil
+}
+
+// compact returns the offsets of the values of the valid slots of offs
+// (slot k's bit is off+k). When null slots are empty, as Arrow builders
+// leave them, the valid values stay where they are in data; otherwise they
+// are copied.
+func (w *bytesWriter[O]) compact(offs []O, data []byte, valid []byte, off int) ([]O, []byte) {
+	d := append(w.coffs[:0], offs[0])
+	contiguous := true
+	for k := range len(offs) - 1 {
+		b := off + k
+		if valid[b>>3]>>(b&7)&1 == 0 {
+			continue
+		}
+		if offs[k] != d[len(d)-1] {
+			contiguous = false
+			break
+		}
+		d = append(d, offs[k+1])
+	}
+	if contiguous {
+		w.coffs = d
+		return d, data
+	}
+	d, buf := append(d[:0], 0), w.cdata[:0]
+	for k := range len(offs) - 1 {
+		b := off + k
+		if valid[b>>3]>>(b&7)&1 != 0 {
+			buf = append(buf, data[offs[k]:offs[k+1]]...)
+			d = append(d, O(len(buf)))
+		}
+	}
+	w.coffs, w.cdata = d, buf
+	return d, buf
+}
+
+func (w *bytesWriter[O]) pageBytes() int {
+	if w.dictOn {
+		return len(w.idx)*bits.Len(uint(w.dict.len()))/8 + 1
+	}
+	return len(w.pdata) + 4*(len(w.poffs)-1)
+}
+
+func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, footer.Encoding, error) {
+	if st != nil {
+		w.page.encode(st, w.order, w.truncate, w.text)
+	}
+	w.chunk.merge(&w.page, w.order)
+	w.page.reset()
+	if w.dictOn {
+		dst, err := appendIndices(&w.rle, dst, w.idx)
+		w.idx = w.idx[:0]
+		return dst, footer.EncodingRLEDictionary, err
+	}
+	var err error
+	switch w.fallbackEnc {
+	case footer.EncodingPlain:
+		dst, err = kernels.AppendPlainByteArray(dst, w.poffs, w.pdata)
+	case footer.EncodingDeltaLengthByteArray:
+		dst, err = kernels.AppendDeltaLengthByteArray(dst, w.poffs, w.pdata)
+	case footer.EncodingDeltaByteArray:
+		dst, err = kernels.AppendDeltaByteArray(dst, w.poffs, w.pdata)
+	default:
+		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", ErrUnsupported, w.fallbackEnc)
+	}
+	w.poffs, w.pdata = w.poffs[:1], w.pdata[:0]
+	return dst, w.fallbackEnc, err
+}
+
+func (w *bytesWriter[O]) dictBytes() int {
+	if !w.dictOn {
+		return -1
+	}
+	return len(w.dict.plain)
+}
+
+func (w *bytesWriter[O]) dictPage(dst []byte) ([]byte, int) {
+	return append(dst, w.dict.plain...), w.dict.len()
+}
+
+func (w *bytesWriter[O]) fallback() { w.dictOn = false }
+
+func (w *bytesWriter[O]) chunkStats(st *footer.Statistics) {
+	w.chunk.encode(st, w.order, w.truncate, w.text)
+}
+
+func (w *bytesWriter[O]) unencodedBytes() (int64, bool) { return w.unencoded, true }

@@ -1,0 +1,221 @@
+package arrowio
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/quiverio/quiver/kernels"
+)
+
+// Dictionary builders for the column writer: each maps values to indices in
+// the order values first appear, with an open-addressing hash table of
+// int32 slots (-1 empty, linear probing, at most half full). Indices depend
+// only on the order of values, never on hashes, so output is deterministic.
+
+// minDictSlots is the table size a builder starts with.
+const minDictSlots = 1 << 10
+
+// fixedDict is the dictionary of a fixed-width column, keyed by the bit
+// pattern of each value (so NaNs with equal bits are one entry, and -0 and
+// +0 are two).
+type fixedDict[U uint32 | uint64] struct {
+	values []U
+	slots  []int32
+	shift  uint // 64 - log2(len(slots))
+}
+
+// reset empties the dictionary, keeping its memory.
+func (d *fixedDict[U]) reset() {
+	d.values = d.values[:0]
+	if d.slots == nil {
+		d.slots = make([]int32, minDictSlots)
+		d.shift = 64 - uint(bits.TrailingZeros(minDictSlots))
+	}
+	for i := range d.slots {
+		d.slots[i] = -1
+	}
+}
+
+// hashU spreads the bits of v over the top bits of a word.
+func hashU[U uint32 | uint64](v U) uint64 { return uint64(v) * 0x9e3779b97f4a7c15 }
+
+// insert sets out[i] to the index of vals[i], adding new values.
+func (d *fixedDict[U]) insert(vals []U, out []uint32) {
+	out = out[:len(vals)]
+	for i, v := range vals {
+		out[i] = d.index(v)
+	}
+}
+
+// index returns the index of v, adding it when new.
+func (d *fixedDict[U]) index(v U) uint32 {
+	slots := d.slots
+	mask := uint64(len(slots) - 1)
+	h := hashU(v) >> d.shift
+	for {
+		s := slots[h&mask]
+		if s < 0 {
+			break
+		}
+		if d.values[s] == v {
+			return uint32(s)
+		}
+		h++
+	}
+	i := len(d.values)
+	slots[h&mask] = int32(i)
+	d.values = append(d.values, v)
+	if 2*len(d.values) > len(slots) {
+		d.grow()
+	}
+	return uint32(i)
+}
+
+// grow doubles the table and reinserts every value.
+func (d *fixedDict[U]) grow() {
+	n := 2 * len(d.slots)
+	d.slots = make([]int32, n)
+	d.shift--
+	for i := range d.slots {
+		d.slots[i] = -1
+	}
+	mask := uint64(n - 1)
+	for i, v := range d.values {
+		h := hashU(v) >> d.shift
+		for d.slots[h&mask] >= 0 {
+			h++
+		}
+		d.slots[h&mask] = int32(i)
+	}
+}
+
+// plainSize returns the bytes of the dictionary page's PLAIN values.
+func (d *fixedDict[U]) plainSize() int { return len(d.values) * int(unsafe.Sizeof(U(0))) }
+
+// appendPlain appends the PLAIN encoding of the dictionary to dst.
+func (d *fixedDict[U]) appendPlain(dst []byte) []byte { return append(dst, asBytes(d.values)...) }
+
+// bytesDict is the dictionary of a BYTE_ARRAY (prefixed: each value behind
+// its 4-byte length, as PLAIN writes it) or FIXED_LEN_BYTE_ARRAY column.
+// The dictionary page's PLAIN bytes are built as values arrive.
+type bytesDict struct {
+	plain    []byte   // the dictionary page's values
+	starts   []int32  // where each value's bytes begin in plain
+	lens     []int32  // each value's length
+	hashes   []uint64 // each value's hash, to regrow without rehashing
+	slots    []int32
+	shift    uint
+	prefixed bool
+}
+
+// reset empties the dictionary, keeping its memory.
+func (d *bytesDict) reset(prefixed bool) {
+	d.plain, d.starts, d.lens, d.hashes = d.plain[:0], d.starts[:0], d.lens[:0], d.hashes[:0]
+	d.prefixed = prefixed
+	if d.slots == nil {
+		d.slots = make([]int32, minDictSlots)
+		d.shift = 64 - uint(bits.TrailingZeros(minDictSlots))
+	}
+	for i := range d.slots {
+		d.slots[i] = -1
+	}
+}
+
+// len returns the number of values.
+func (d *bytesDict) len() int { return len(d.starts) }
+
+// index returns the index of v, adding it when new.
+func (d *bytesDict) index(v []byte) uint32 {
+	hash := xxhash.Sum64(v)
+	mask := uint64(len(d.slots) - 1)
+	h := hash >> d.shift
+	for {
+		s := d.slots[h&mask]
+		if s < 0 {
+			break
+		}
+		if d.hashes[s] == hash && int(d.lens[s]) == len(v) {
+			st := d.starts[s]
+			if string(d.plain[st:int(st)+len(v)]) == string(v) {
+				return uint32(s)
+			}
+		}
+		h++
+	}
+	i := len(d.starts)
+	d.slots[h&mask] = int32(i)
+	if d.prefixed {
+		d.plain = binary.LittleEndian.AppendUint32(d.plain, uint32(len(v)))
+	}
+	d.starts = append(d.starts, int32(len(d.plain)))
+	d.lens = append(d.lens, int32(len(v)))
+	d.hashes = append(d.hashes, hash)
+	d.plain = append(d.plain, v...)
+	if 2*len(d.starts) > len(d.slots) {
+		d.grow()
+	}
+	return uint32(i)
+}
+
+// grow doubles the table and reinserts every value.
+func (d *bytesDict) grow() {
+	n := 2 * len(d.slots)
+	d.slots = make([]int32, n)
+	d.shift--
+	for i := range d.slots {
+		d.slots[i] = -1
+	}
+	mask := uint64(n - 1)
+	for i, hash := range d.hashes {
+		h := hash >> d.shift
+		for d.slots[h&mask] >= 0 {
+			h++
+		}
+		d.slots[h&mask] = int32(i)
+	}
+}
+
+// insertOffsets sets out[i] to the index of value i of offs and data.
+func insertOffsets[O kernels.Offset](d *bytesDict, offs []O, data []byte, out []uint32) {
+	out = out[:len(offs)-1]
+	for i := range out {
+		out[i] = d.index(data[offs[i]:offs[i+1]])
+	}
+}
+
+// insertFixed sets out[i] to the index of the i-th width-byte value of data.
+func (d *bytesDict) insertFixed(data []byte, width int, out []uint32) {
+	out = out[:len(data)/width]
+	for i := range out {
+		out[i] = d.index(data[i*width : (i+1)*width])
+	}
+}
+
+// appendIndices appends a dictionary-encoded values section holding idx:
+// the bit width (the fewest bits that hold the largest index) in one byte,
+// then the indices in the RLE/bit-packing hybrid encoding.
+func appendIndices(e *kernels.RLEEncoder, dst []byte, idx []uint32) ([]byte, error) {
+	var hi uint32
+	for _, v := range idx {
+		hi = max(hi, v)
+	}
+	width := uint(bits.Len32(hi))
+	dst = append(dst, byte(width))
+	if err := e.Reset(dst, width); err != nil {
+		return dst, err
+	}
+	if err := e.PutUint32(idx); err != nil {
+		return dst, err
+	}
+	return e.Flush(), nil
+}
+
+// asBytes returns the memory of s as bytes (little-endian values on the
+// little-endian machines Arrow's buffers assume).
+func asBytes[T any](s []T) []byte {
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
+}

@@ -1,0 +1,236 @@
+package arrowio
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// newValueWriter returns the value writer of leaf n for Arrow arrays of
+// type dt.
+func newValueWriter(n *footer.Node, dt arrow.DataType, set columnSettings, order statOrder) (valueWriter, error) {
+	switch n.Physical {
+	case footer.TypeBoolean:
+		return &boolWriter{fallbackEnc: set.encoding}, nil
+	case footer.TypeInt32:
+		return &fixedWriter[int32, uint32]{node: n, order: order, fallbackEnc: set.encoding}, nil
+	case footer.TypeInt64:
+		return &fixedWriter[int64, uint64]{node: n, order: order, fallbackEnc: set.encoding}, nil
+	case footer.TypeFloat:
+		return &fixedWriter[float32, uint32]{node: n, order: order, fallbackEnc: set.encoding}, nil
+	case footer.TypeDouble:
+		return &fixedWriter[float64, uint64]{node: n, order: order, fallbackEnc: set.encoding}, nil
+	case footer.TypeByteArray:
+		text := isText(n)
+		switch valueType(dt).ID() {
+		case arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
+			return &bytesWriter[int64]{order: order, fallbackEnc: set.encoding, text: text, truncate: set.truncate}, nil
+		}
+		return &bytesWriter[int32]{order: order, fallbackEnc: set.encoding, text: text, truncate: set.truncate}, nil
+	case footer.TypeFixedLenByteArray:
+		return &flbaWriter{node: n, width: int(n.TypeLength), order: order, fallbackEnc: set.encoding, truncate: set.truncate}, nil
+	}
+	return nil, fmt.Errorf("%w: writing %s columns", ErrUnsupported, n.Physical)
+}
+
+// valueType returns the type whose values an array of type dt holds: the
+// value type of a dictionary, the storage of an extension type.
+func valueType(dt arrow.DataType) arrow.DataType {
+	for {
+		switch t := dt.(type) {
+		case *arrow.DictionaryType:
+			dt = t.ValueType
+		case arrow.ExtensionType:
+			dt = t.StorageType()
+		default:
+			return dt
+		}
+	}
+}
+
+// isText reports whether leaf n holds UTF-8 text.
+func isText(n *footer.Node) bool {
+	switch n.Logical().Kind {
+	case footer.LogicalString, footer.LogicalJSON, footer.LogicalEnum:
+		return true
+	}
+	c, ok := n.Converted().Get()
+	return ok && (c == footer.ConvertedUTF8 || c == footer.ConvertedJSON || c == footer.ConvertedEnum)
+}
+
+// fixedWriter is the value writer of INT32, INT64, FLOAT and DOUBLE
+// columns: T is the physical value, U the unsigned integer of its size,
+// which keys the dictionary by bit pattern.
+type fixedWriter[T fixedValue, U uint32 | uint64] struct {
+	node        *footer.Node
+	order       statOrder
+	fallbackEnc footer.Encoding
+	dictOn      bool
+	dict        fixedDict[U]
+	rle         kernels.RLEEncoder
+
+	slots []T      // the bound slots
+	conv  []T      // converted or gathered slots
+	dense []T      // the non-null values of a mini-batch with nulls
+	idx   []uint32 // the page's dictionary indices
+	vals  []T      // the page's values, when not dictionary-encoded
+
+	page, chunk fixedStats[T]
+
+	// Scratch for dictionary arrays.
+	dconv  []T
+	didx   []int64
+	dvalid []byte
+}
+
+func (w *fixedWriter[T, U]) startChunk(dict bool) {
+	w.dictOn = dict
+	if dict {
+		w.dict.reset()
+	}
+	w.idx, w.vals = w.idx[:0], w.vals[:0]
+	w.page, w.chunk = fixedStats[T]{}, fixedStats[T]{}
+}
+
+func (w *fixedWriter[T, U]) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) {
+	if d, ok := arr.(*array.Dictionary); ok {
+		var err error
+		if w.didx, w.dvalid, err = dictIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
+			return nil, 0, err
+		}
+		dict := d.Dictionary()
+		var vals []T
+		if vals, w.dconv, err = fixedSlots(w.dconv, dict, 0, dict.Len(), w.node); err != nil {
+			return nil, 0, err
+		}
+		w.conv = gather(w.conv, vals, w.didx)
+		w.slots = w.conv
+		return w.dvalid, 0, nil
+	}
+	var err error
+	if w.slots, w.conv, err = fixedSlots(w.conv, arr, lo, hi, w.node); err != nil {
+		return nil, 0, err
+	}
+	valid, voff := validity(arr)
+	return valid, voff + lo, nil
+}
+
+func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error {
+	vals := w.slots[i:j]
+	if nonNull < j-i {
+		w.dense = compact(w.dense, vals, valid, voff+i)
+		vals = w.dense
+	}
+	w.page.update(vals, w.order)
+	if w.dictOn {
+		n := len(w.idx)
+		w.idx = slices.Grow(w.idx, len(vals))[:n+len(vals)]
+		w.dict.insert(unsafeCast[U](vals), w.idx[n:])
+		return nil
+	}
+	w.vals = append(w.vals, vals...)
+	return nil
+}
+
+func (w *fixedWriter[T, U]) pageBytes() int {
+	if w.dictOn {
+		return len(w.idx)*bits.Len(uint(len(w.dict.values)))/8 + 1
+	}
+	return len(w.vals) * int(unsafe.Sizeof(T(0)))
+}
+
+func (w *fixedWriter[T, U]) flushPage(dst []byte, st *footer.Statistics) ([]byte, footer.Encoding, error) {
+	if st != nil {
+		w.page.encode(st, w.order)
+	}
+	w.chunk.merge(&w.page, w.order)
+	w.page = fixedStats[T]{}
+	if w.dictOn {
+		dst, err := appendIndices(&w.rle, dst, w.idx)
+		w.idx = w.idx[:0]
+		return dst, footer.EncodingRLEDictionary, err
+	}
+	dst, err := appendFixed(dst, w.vals, w.fallbackEnc)
+	w.vals = w.vals[:0]
+	return dst, w.fallbackEnc, err
+}
+
+// appendFixed appends vals encoded with enc (PLAIN, DELTA_BINARY_PACKED or
+// BYTE_STREAM_SPLIT) to dst.
+func appendFixed[T fixedValue](dst []byte, vals []T, enc footer.Encoding) ([]byte, error) {
+	raw := asBytes(vals)
+	switch enc {
+	case footer.EncodingPlain:
+		return append(dst, raw...), nil
+	case footer.EncodingByteStreamSplit:
+		n := len(dst)
+		dst = slices.Grow(dst, len(raw))[:n+len(raw)]
+		return dst, kernels.ByteStreamSplitEncode(dst[n:], raw, int(unsafe.Sizeof(T(0))))
+	case footer.EncodingDeltaBinaryPacked:
+		switch v := any(vals).(type) {
+		case []int32:
+			return kernels.AppendDeltaBinaryPackedInt32(dst, v), nil
+		case []int64:
+			return kernels.AppendDeltaBinaryPackedInt64(dst, v), nil
+		}
+	}
+	return dst, fmt.Errorf("%w: encoding %s for this column", ErrUnsupported, enc)
+}
+
+func (w *fixedWriter[T, U]) dictBytes() int {
+	if !w.dictOn {
+		return -1
+	}
+	return w.dict.plainSize()
+}
+
+func (w *fixedWriter[T, U]) dictPage(dst []byte) ([]byte, int) {
+	return w.dict.appendPlain(dst), len(w.dict.values)
+}
+
+func (w *fixedWriter[T, U]) fallback() { w.dictOn = false }
+
+func (w *fixedWriter[T, U]) chunkStats(st *footer.Statistics) { w.chunk.encode(st, w.order) }
+
+func (w *fixedWriter[T, U]) unencodedBytes() (int64, bool) { return 0, false }
+
+// compact returns the values of src whose bit in valid (starting at bit
+// off) is set, in dst (grown as needed).
+func compact[T any](dst, src []T, valid []byte, off int) []T {
+	if cap(dst) < len(src) {
+		dst = make([]T, len(src))
+	}
+	dst = dst[:len(src)]
+	k := 0
+	for i := range src {
+		b := off + i
+		dst[k] = src[i]
+		k += int(valid[b>>3] >> (b & 7) & 1)
+	}
+	return dst[:k]
+}
+
+// gather sets dst[i] to vals[idx[i]] (indices past vals, which only null
+// slots carry, give the zero value) and returns dst, grown as needed.
+func gather[T any](dst, vals []T, idx []int64) []T {
+	if cap(dst) < len(idx) {
+		dst = make([]T, len(idx))
+	}
+	dst = dst[:len(idx)]
+	var zero T
+	for i, x := range idx {
+		if uint64(x) < uint64(len(vals)) {
+			dst[i] = vals[x]
+		} else {
+			dst[i] = zero
+		}
+	}
+	return dst
+}

@@ -1,0 +1,155 @@
+package arrowio
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// flbaWriter is the value writer of FIXED_LEN_BYTE_ARRAY columns, whose
+// values are width bytes each, back to back.
+type flbaWriter struct {
+	node        *footer.Node
+	width       int
+	order       statOrder
+	fallbackEnc footer.Encoding
+	truncate    int
+	dictOn      bool
+	dict        bytesDict
+	rle         kernels.RLEEncoder
+
+	slots []byte   // the bound slots
+	conv  []byte   // converted or gathered slots
+	dense []byte   // the non-null values of a mini-batch with nulls
+	idx   []uint32 // the page's dictionary indices
+	vals  []byte   // the page's values, when not dictionary-encoded
+
+	page, chunk bytesStats
+
+	// Scratch for dictionary arrays.
+	didx   []int64
+	dvalid []byte
+	dconv  []byte
+}
+
+func (w *flbaWriter) startChunk(dict bool) {
+	w.dictOn = dict
+	if dict {
+		w.dict.reset(false)
+	}
+	w.idx, w.vals = w.idx[:0], w.vals[:0]
+	w.page.reset()
+	w.chunk.reset()
+}
+
+func (w *flbaWriter) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) {
+	var err error
+	if d, ok := arr.(*array.Dictionary); ok {
+		if w.didx, w.dvalid, err = dictIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
+			return nil, 0, err
+		}
+		dict := d.Dictionary()
+		var vals []byte
+		if vals, w.dconv, err = fixedBytesSlots(w.dconv, dict, 0, dict.Len(), w.node); err != nil {
+			return nil, 0, err
+		}
+		wd := w.width
+		w.conv = resize(w.conv, len(w.didx)*wd)
+		for i, x := range w.didx {
+			if uint64(x) < uint64(dict.Len()) {
+				copy(w.conv[i*wd:(i+1)*wd], vals[int(x)*wd:])
+			}
+		}
+		w.slots = w.conv
+		return w.dvalid, 0, nil
+	}
+	if w.slots, w.conv, err = fixedBytesSlots(w.conv, arr, lo, hi, w.node); err != nil {
+		return nil, 0, err
+	}
+	valid, voff := validity(arr)
+	return valid, voff + lo, nil
+}
+
+func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
+	wd := w.width
+	vals := w.slots[i*wd : j*wd]
+	if nonNull < j-i {
+		d := w.dense[:0]
+		for k := range j - i {
+			b := voff + i + k
+			if valid[b>>3]>>(b&7)&1 != 0 {
+				d = append(d, vals[k*wd:(k+1)*wd]...)
+			}
+		}
+		w.dense, vals = d, d
+	}
+	w.page.addFixed(vals, wd, w.order)
+	if w.dictOn {
+		n := len(w.idx)
+		w.idx = slices.Grow(w.idx, len(vals)/wd)[:n+len(vals)/wd]
+		w.dict.insertFixed(vals, wd, w.idx[n:])
+		return nil
+	}
+	w.vals = append(w.vals, vals...)
+	return nil
+}
+
+func (w *flbaWriter) pageBytes() int {
+	if w.dictOn {
+		return len(w.idx)*bits.Len(uint(w.dict.len()))/8 + 1
+	}
+	return len(w.vals)
+}
+
+func (w *flbaWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, footer.Encoding, error) {
+	if st != nil {
+		w.page.encode(st, w.order, w.truncate, false)
+	}
+	w.chunk.merge(&w.page, w.order)
+	w.page.reset()
+	if w.dictOn {
+		dst, err := appendIndices(&w.rle, dst, w.idx)
+		w.idx = w.idx[:0]
+		return dst, footer.EncodingRLEDictionary, err
+	}
+	var err error
+	switch w.fallbackEnc {
+	case footer.EncodingPlain:
+		dst = append(dst, w.vals...)
+	case footer.EncodingDeltaByteArray:
+		dst, err = kernels.AppendDeltaByteArrayFixed(dst, w.vals, w.width)
+	case footer.EncodingByteStreamSplit:
+		n := len(dst)
+		dst = slices.Grow(dst, len(w.vals))[:n+len(w.vals)]
+		err = kernels.ByteStreamSplitEncode(dst[n:], w.vals, w.width)
+	default:
+		err = fmt.Errorf("%w: encoding %s for FIXED_LEN_BYTE_ARRAY", ErrUnsupported, w.fallbackEnc)
+	}
+	w.vals = w.vals[:0]
+	return dst, w.fallbackEnc, err
+}
+
+func (w *flbaWriter) dictBytes() int {
+	if !w.dictOn {
+		return -1
+	}
+	return len(w.dict.plain)
+}
+
+func (w *flbaWriter) dictPage(dst []byte) ([]byte, int) {
+	return append(dst, w.dict.plain...), w.dict.len()
+}
+
+func (w *flbaWriter) fallback() { w.dictOn = false }
+
+func (w *flbaWriter) chunkStats(st *footer.Statistics) {
+	w.chunk.encode(st, w.order, w.truncate, false)
+}
+
+func (w *flbaWriter) unencodedBytes() (int64, bool) { return 0, false }

@@ -1,0 +1,447 @@
+package arrowio
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+)
+
+// statOrder is how a leaf's values compare for its min and max statistics
+// (the TYPE_ORDER of the Parquet spec).
+type statOrder int8
+
+// Statistics orders.
+const (
+	orderNone     statOrder = iota // no defined order (INTERVAL, INT96): no min/max
+	orderSigned                    // two's complement integers, booleans
+	orderUnsigned                  // UINT_* integers; bytes compared unsigned, lexicographically
+	orderFloat                     // FLOAT and DOUBLE: NaN left out, -0 as min and +0 as max
+	orderFloat16                   // FLOAT16 (2 little-endian bytes), as orderFloat
+	orderDecimal                   // big-endian two's complement bytes (DECIMAL)
+)
+
+// leafOrder returns the statistics order of leaf n.
+func leafOrder(n *footer.Node) statOrder {
+	lt := n.Logical()
+	switch lt.Kind {
+	case footer.LogicalInteger:
+		if !lt.Integer.IsSigned {
+			return orderUnsigned
+		}
+		return orderSigned
+	case footer.LogicalDecimal:
+		if n.Physical == footer.TypeByteArray || n.Physical == footer.TypeFixedLenByteArray {
+			return orderDecimal
+		}
+		return orderSigned
+	case footer.LogicalFloat16:
+		return orderFloat16
+	case footer.LogicalNone:
+		if c, ok := n.Converted().Get(); ok {
+			switch c {
+			case footer.ConvertedUint8, footer.ConvertedUint16, footer.ConvertedUint32, footer.ConvertedUint64:
+				return orderUnsigned
+			case footer.ConvertedInterval:
+				return orderNone
+			case footer.ConvertedDecimal:
+				if n.Physical == footer.TypeByteArray || n.Physical == footer.TypeFixedLenByteArray {
+					return orderDecimal
+				}
+			}
+		}
+	case footer.LogicalUnrecognized, footer.LogicalVariant, footer.LogicalGeometry, footer.LogicalGeography:
+		return orderNone
+	}
+	switch n.Physical {
+	case footer.TypeBoolean, footer.TypeInt32, footer.TypeInt64:
+		return orderSigned
+	case footer.TypeFloat, footer.TypeDouble:
+		return orderFloat
+	case footer.TypeByteArray, footer.TypeFixedLenByteArray:
+		return orderUnsigned
+	}
+	return orderNone
+}
+
+// signedOrder reports whether o is a signed order, for which the
+// deprecated min and max fields are written too, as older readers expect.
+func (o statOrder) signed() bool {
+	return o == orderSigned || o == orderFloat || o == orderFloat16 || o == orderDecimal
+}
+
+// fixedValue is a physical value of a fixed-width column.
+type fixedValue interface {
+	int32 | int64 | float32 | float64
+}
+
+// fixedStats is the min and max of a fixed-width column's values.
+type fixedStats[T fixedValue] struct {
+	lo, hi T
+	has    bool
+}
+
+// update widens s to cover vals.
+func (s *fixedStats[T]) update(vals []T, order statOrder) {
+	if len(vals) == 0 {
+		return
+	}
+	switch v := any(vals).(type) {
+	case []int32:
+		if order == orderUnsigned {
+			s.setUnsigned(unsafeCast[uint32](v))
+		} else {
+			lo, hi := minMax(v)
+			s.set(T(lo), T(hi))
+		}
+	case []int64:
+		if order == orderUnsigned {
+			s.setUnsigned(unsafeCast[uint64](v))
+		} else {
+			lo, hi := minMax(v)
+			s.set(T(lo), T(hi))
+		}
+	case []float32:
+		if lo, hi, ok := minMaxFloat(v); ok {
+			s.set(T(lo), T(hi))
+		}
+	case []float64:
+		if lo, hi, ok := minMaxFloat(v); ok {
+			s.set(T(lo), T(hi))
+		}
+	}
+}
+
+// set widens s to [lo, hi] in T's own order.
+func (s *fixedStats[T]) set(lo, hi T) {
+	if !s.has {
+		s.lo, s.hi, s.has = lo, hi, true
+		return
+	}
+	s.lo, s.hi = min(s.lo, lo), max(s.hi, hi)
+}
+
+// setUnsigned widens s to cover vals compared as unsigned numbers.
+func (s *fixedStats[T]) setUnsigned(vals any) {
+	switch v := vals.(type) {
+	case []uint32:
+		lo, hi := minMax(v)
+		if s.has {
+			lo, hi = min(lo, uint32(int32(s.lo))), max(hi, uint32(int32(s.hi)))
+		}
+		s.lo, s.hi, s.has = T(int32(lo)), T(int32(hi)), true
+	case []uint64:
+		lo, hi := minMax(v)
+		if s.has {
+			lo, hi = min(lo, uint64(int64(s.lo))), max(hi, uint64(int64(s.hi)))
+		}
+		s.lo, s.hi, s.has = T(int64(lo)), T(int64(hi)), true
+	}
+}
+
+// merge widens s to cover o.
+func (s *fixedStats[T]) merge(o *fixedStats[T], order statOrder) {
+	if o.has {
+		pair := [2]T{o.lo, o.hi}
+		s.update(pair[:], order)
+	}
+}
+
+// encode sets the min and max of st, PLAIN-encoded.
+func (s *fixedStats[T]) encode(st *footer.Statistics, order statOrder) {
+	if !s.has || order == orderNone {
+		return
+	}
+	lo, hi := s.lo, s.hi
+	if order == orderFloat {
+		// A zero bound may stand for either zero: widen it.
+		if lo == 0 {
+			lo = T(math.Copysign(0, -1))
+		}
+		if hi == 0 {
+			hi = 0
+		}
+	}
+	setMinMax(st, plainValue(lo), plainValue(hi), order, true, true)
+}
+
+// plainValue returns the PLAIN encoding of one fixed-width value.
+func plainValue[T fixedValue](v T) []byte {
+	switch x := any(v).(type) {
+	case int32:
+		return binary.LittleEndian.AppendUint32(nil, uint32(x))
+	case int64:
+		return binary.LittleEndian.AppendUint64(nil, uint64(x))
+	case float32:
+		return binary.LittleEndian.AppendUint32(nil, math.Float32bits(x))
+	default:
+		return binary.LittleEndian.AppendUint64(nil, math.Float64bits(any(v).(float64)))
+	}
+}
+
+// setMinMax stores min and max in st, in the deprecated fields too for
+// signed orders.
+func setMinMax(st *footer.Statistics, lo, hi []byte, order statOrder, loExact, hiExact bool) {
+	st.MinValue, st.MaxValue = lo, hi
+	st.IsMinValueExact, st.IsMaxValueExact = footer.Some(loExact), footer.Some(hiExact)
+	if order.signed() {
+		st.Min, st.Max = lo, hi
+	}
+}
+
+// minMax returns the smallest and largest of the non-empty vals.
+func minMax[T int32 | int64 | uint32 | uint64](vals []T) (lo, hi T) {
+	lo, hi = vals[0], vals[0]
+	for _, v := range vals[1:] {
+		lo = min(lo, v)
+		hi = max(hi, v)
+	}
+	return lo, hi
+}
+
+// minMaxFloat returns the smallest and largest of vals leaving NaN out;
+// ok is false when every value is NaN. Zeros of either sign compare equal.
+func minMaxFloat[T float32 | float64](vals []T) (lo, hi T, ok bool) {
+	i := 0
+	for i < len(vals) && vals[i] != vals[i] {
+		i++
+	}
+	if i == len(vals) {
+		return 0, 0, false
+	}
+	lo, hi = vals[i], vals[i]
+	for _, v := range vals[i+1:] {
+		// NaN fails both comparisons.
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+	}
+	return lo, hi, true
+}
+
+// bytesStats is the min and max of a byte-array column's values, copied
+// into buffers the stats own.
+type bytesStats struct {
+	lo, hi []byte
+	has    bool
+}
+
+// reset forgets the bounds, keeping the buffers.
+func (s *bytesStats) reset() { s.lo, s.hi, s.has = s.lo[:0], s.hi[:0], false }
+
+// add widens s to cover v.
+func (s *bytesStats) add(v []byte, order statOrder) {
+	if !s.has {
+		if order == orderFloat16 && isNaN16(v) {
+			return
+		}
+		s.lo, s.hi, s.has = append(s.lo[:0], v...), append(s.hi[:0], v...), true
+		return
+	}
+	if compareBytes(v, s.lo, order) < 0 {
+		s.lo = append(s.lo[:0], v...)
+	} else if compareBytes(v, s.hi, order) > 0 {
+		s.hi = append(s.hi[:0], v...)
+	}
+}
+
+// merge widens s to cover o.
+func (s *bytesStats) merge(o *bytesStats, order statOrder) {
+	if o.has {
+		s.add(o.lo, order)
+		s.add(o.hi, order)
+	}
+}
+
+// addOffsets widens s to cover the values of offs and data. Unsigned
+// order, by far the most common, has a loop of its own.
+func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order statOrder) {
+	if len(offs) < 2 || order == orderNone {
+		return
+	}
+	if order != orderUnsigned {
+		for i := range len(offs) - 1 {
+			s.add(data[offs[i]:offs[i+1]], order)
+		}
+		return
+	}
+	// Track the bounds as positions in data; copy once at the end.
+	lo, hi := data[offs[0]:offs[1]], data[offs[0]:offs[1]]
+	for i := 1; i < len(offs)-1; i++ {
+		v := data[offs[i]:offs[i+1]]
+		if bytes.Compare(v, lo) < 0 {
+			lo = v
+		} else if bytes.Compare(v, hi) > 0 {
+			hi = v
+		}
+	}
+	s.add(lo, order)
+	s.add(hi, order)
+}
+
+// addFixed widens s to cover the width-byte values of data.
+func (s *bytesStats) addFixed(data []byte, width int, order statOrder) {
+	if order == orderNone {
+		return
+	}
+	for i := 0; i+width <= len(data); i += width {
+		s.add(data[i:i+width], order)
+	}
+}
+
+// compareBytes compares two values of a byte-array column in order.
+// NaN FLOAT16 values compare equal to everything, so they never become a
+// bound once one is set.
+func compareBytes(a, b []byte, order statOrder) int {
+	switch order {
+	case orderDecimal:
+		return compareDecimal(a, b)
+	case orderFloat16:
+		x, y := float16.FromBits(binary.LittleEndian.Uint16(a)).Float32(), float16.FromBits(binary.LittleEndian.Uint16(b)).Float32()
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	return bytes.Compare(a, b)
+}
+
+// isNaN16 reports whether the 2-byte FLOAT16 value v is NaN.
+func isNaN16(v []byte) bool { return float16.FromBits(binary.LittleEndian.Uint16(v)).IsNaN() }
+
+// compareDecimal compares big-endian two's complement integers of any
+// lengths.
+func compareDecimal(a, b []byte) int {
+	na, nb := len(a) > 0 && a[0]&0x80 != 0, len(b) > 0 && b[0]&0x80 != 0
+	if na != nb {
+		if na {
+			return -1
+		}
+		return 1
+	}
+	// Same sign: sign-extend the shorter to the longer's length.
+	ext := byte(0)
+	if na {
+		ext = 0xff
+	}
+	for n := max(len(a), len(b)); n > 0; n-- {
+		x, y := ext, ext
+		if n <= len(a) {
+			x = a[len(a)-n]
+		}
+		if n <= len(b) {
+			y = b[len(b)-n]
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// encode sets the min and max of st, truncating unsigned byte-array bounds
+// longer than truncate bytes (0: never); utf8 says the values are text,
+// cut only between characters.
+func (s *bytesStats) encode(st *footer.Statistics, order statOrder, truncate int, utf8Text bool) {
+	if !s.has || order == orderNone {
+		return
+	}
+	lo, hi := s.lo, s.hi
+	loExact, hiExact := true, true
+	if order == orderUnsigned && truncate > 0 {
+		if len(lo) > truncate {
+			lo, loExact = truncateMin(lo, truncate, utf8Text), false
+		}
+		if len(hi) > truncate {
+			if t, ok := truncateMax(hi, truncate, utf8Text); ok {
+				hi, hiExact = t, false
+			}
+		}
+	}
+	// The stats outlive the buffers, which the next chunk reuses.
+	setMinMax(st, bytes.Clone(nonNil(lo)), bytes.Clone(nonNil(hi)), order, loExact, hiExact)
+}
+
+// nonNil returns b, or an empty non-nil slice for nil, so that an empty
+// bound is written rather than left out.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// truncateMin returns a prefix of v of at most n bytes (for text, ending
+// at a character boundary), a lower bound of v.
+func truncateMin(v []byte, n int, text bool) []byte {
+	if text && utf8.Valid(v) {
+		for n > 0 && !utf8.RuneStart(v[n]) {
+			n--
+		}
+	}
+	return v[:n]
+}
+
+// truncateMax returns a value of at most n bytes (a little more for text
+// whose last character grows) greater than every value with v's first n
+// bytes: the prefix with its last byte (for text, character) that can be
+// incremented incremented and what follows it dropped. ok is false when no
+// such value exists (the prefix is all 0xff bytes, or U+10FFFF).
+func truncateMax(v []byte, n int, text bool) ([]byte, bool) {
+	if text && utf8.Valid(v) {
+		for n > 0 && !utf8.RuneStart(v[n]) {
+			n--
+		}
+		p := v[:n]
+		for len(p) > 0 {
+			r, size := utf8.DecodeLastRune(p)
+			p = p[:len(p)-size]
+			for r++; r <= utf8.MaxRune; r++ {
+				if utf8.ValidRune(r) {
+					return utf8.AppendRune(bytes.Clone(p), r), true
+				}
+			}
+		}
+		return nil, false
+	}
+	p := bytes.Clone(v[:n])
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] != 0xff {
+			p[i]++
+			return p[:i+1], true
+		}
+	}
+	return nil, false
+}
+
+// boolStats records which boolean values a column holds.
+type boolStats struct{ hasFalse, hasTrue bool }
+
+// encode sets the min and max of st.
+func (s *boolStats) encode(st *footer.Statistics) {
+	if !s.hasFalse && !s.hasTrue {
+		return
+	}
+	lo, hi := []byte{1}, []byte{0}
+	if s.hasFalse {
+		lo = []byte{0}
+	}
+	if s.hasTrue {
+		hi = []byte{1}
+	}
+	setMinMax(st, lo, hi, orderSigned, true, true)
+}

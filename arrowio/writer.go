@@ -1,0 +1,322 @@
+package arrowio
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// magic starts and ends every Parquet file.
+const magic = "PAR1"
+
+// Errors of the Writer besides ErrUnsupported.
+var (
+	// ErrWriterClosed reports a Write to a Writer that was closed.
+	ErrWriterClosed = errors.New("arrowio: writer is closed")
+	// ErrSchemaMismatch reports a record batch whose schema differs from
+	// the Writer's.
+	ErrSchemaMismatch = errors.New("arrowio: record batch schema differs from the writer's")
+)
+
+// Writer writes Arrow record batches as the row groups of a Parquet file:
+// each batch becomes one row group, or several when it has more rows than
+// the row-group limits allow.
+//
+// The column chunks of a row group are encoded in memory (concurrently,
+// see [WriteOptions.Parallelism]) and then written to the io.Writer in
+// column order, so peak memory is about one row group's encoded size and
+// the bytes written do not depend on the parallelism. The Writer keeps no
+// reference to a batch after Write returns.
+//
+// A Writer is not safe for concurrent use.
+type Writer struct {
+	w         io.Writer
+	schema    *arrow.Schema
+	opts      WriteOptions
+	ws        *writeSchema
+	tree      *footer.Schema
+	cols      []*columnWriter
+	comps     []compressor // one per encoding goroutine
+	offset    int64
+	numRows   int64
+	rowGroups []footer.RowGroup
+	err       error // the first error of the io.Writer: later calls return it
+	closed    bool
+}
+
+// NewWriter writes the start of a Parquet file with Arrow schema schema to
+// w and returns a Writer for its record batches. Close writes the footer;
+// it does not close w.
+//
+// A field whose type Parquet cannot hold, a nested field (struct, list and
+// map columns need the levels package, not yet part of Quiver), invalid
+// options (a codec Quiver cannot write, a level outside the codec's range,
+// an encoding that does not suit a column, a Columns key naming no leaf, a
+// KeyValueMetadata entry for ARROW:schema) are errors wrapping
+// [ErrUnsupported]; an error from w is returned as it is.
+func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, error) {
+	ws, err := newWriteSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := footer.NewSchema(ws.elements, nil)
+	if err != nil {
+		return nil, fmt.Errorf("arrowio: schema mapping: %w", err)
+	}
+	for _, kv := range opts.KeyValueMetadata {
+		if kv.Key == ArrowSchemaKey {
+			return nil, fmt.Errorf("%w: key-value metadata may not set %s", ErrUnsupported, ArrowSchemaKey)
+		}
+	}
+	for path := range opts.Columns {
+		if tree.LeafByPath(path) == nil {
+			return nil, fmt.Errorf("%w: WriteOptions.Columns names %q, which is not a leaf column", ErrUnsupported, path)
+		}
+	}
+	wr := &Writer{w: w, schema: schema, opts: opts, ws: ws, tree: tree}
+	for _, n := range tree.Root.Children {
+		if !n.IsLeaf() {
+			return nil, fmt.Errorf("%w: field %q: nested columns are not written yet", ErrUnsupported, n.Name)
+		}
+	}
+	for i, leaf := range tree.Leaves {
+		f := schema.Field(i)
+		set, err := opts.resolve(leaf)
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", leaf.DottedPath(), err)
+		}
+		c, err := newColumnWriter(leaf, f.Type, set)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.check(f.Type); err != nil {
+			return nil, err
+		}
+		wr.cols = append(wr.cols, c)
+	}
+	wr.comps = make([]compressor, opts.parallelism(len(wr.cols)))
+	if err := wr.write([]byte(magic)); err != nil {
+		return nil, err
+	}
+	return wr, nil
+}
+
+// check reports an Arrow type the column writer cannot convert, by binding
+// an empty array of it.
+func (c *columnWriter) check(dt arrow.DataType) error {
+	arr := array.MakeArrayOfNull(memory.DefaultAllocator, dt, 0)
+	defer arr.Release()
+	if _, _, err := c.vals.bind(arr, 0, 0); err != nil {
+		return fmt.Errorf("column %q: %w", c.path, err)
+	}
+	return nil
+}
+
+// write writes b to the io.Writer, remembering its first error.
+func (w *Writer) write(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	n, err := w.w.Write(b)
+	w.offset += int64(n)
+	if err == nil && n != len(b) {
+		err = io.ErrShortWrite
+	}
+	w.err = err
+	return err
+}
+
+// Schema returns the Arrow schema of the batches the Writer takes.
+func (w *Writer) Schema() *arrow.Schema { return w.schema }
+
+// Write writes rec as one or more row groups. A batch whose schema differs
+// from the Writer's, or whose values a column cannot hold (a null in a
+// non-nullable field, say), is an error and writes nothing: the Writer
+// stays usable. An error from the io.Writer is returned by this and every
+// later call.
+func (w *Writer) Write(rec arrow.RecordBatch) error {
+	if w.closed {
+		return ErrWriterClosed
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if !rec.Schema().Equal(w.schema) {
+		return fmt.Errorf("%w: got %s, want %s", ErrSchemaMismatch, rec.Schema(), w.schema)
+	}
+	rows := int(rec.NumRows())
+	if rows == 0 {
+		return nil
+	}
+	per := int(positiveOr64(w.opts.MaxRowGroupRows, DefaultMaxRowGroupRows))
+	if limit := w.opts.MaxRowGroupBytes; limit > 0 {
+		if size := recordSize(rec); size > limit {
+			per = min(per, max(1, int(float64(rows)*float64(limit)/float64(size))))
+		}
+	}
+	for lo := 0; lo < rows; lo += per {
+		if err := w.writeRowGroup(rec, lo, min(rows, lo+per)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// positiveOr64 returns v when it is positive and def otherwise.
+func positiveOr64(v, def int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// recordSize estimates the bytes of rec's Arrow buffers.
+func recordSize(rec arrow.RecordBatch) int64 {
+	var n int64
+	for _, c := range rec.Columns() {
+		n += dataSize(c.Data())
+	}
+	return n
+}
+
+// dataSize adds up the buffers of d and its children.
+func dataSize(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		n += dataSize(c)
+	}
+	return n
+}
+
+// writeRowGroup encodes rows [lo, hi) of rec as a row group and writes it.
+func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
+	mds := make([]*footer.ColumnMetaData, len(w.cols))
+	errs := make([]error, len(w.cols))
+	encode := func(i int, comp *compressor) {
+		c := w.cols[i]
+		c.comp = comp
+		c.startChunk()
+		if errs[i] = c.writeFlat(rec.Column(i), lo, hi); errs[i] == nil {
+			mds[i], errs[i] = c.finishChunk()
+		}
+		c.comp = nil
+	}
+	if len(w.comps) == 1 {
+		for i := range w.cols {
+			encode(i, &w.comps[0])
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for g := range w.comps {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(w.cols); i = int(next.Add(1) - 1) {
+					encode(i, &w.comps[g])
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	rg := footer.RowGroup{NumRows: int64(hi - lo), FileOffset: footer.Some(w.offset)}
+	var compressed int64
+	for i, c := range w.cols {
+		base := w.offset
+		if err := w.write(c.dictPage); err != nil {
+			return err
+		}
+		if err := w.write(c.data); err != nil {
+			return err
+		}
+		md := mds[i]
+		place(md, base)
+		rg.Columns = append(rg.Columns, footer.ColumnChunk{FileOffset: base, MetaData: md})
+		rg.TotalByteSize += md.TotalUncompressedSize
+		compressed += md.TotalCompressedSize
+	}
+	rg.TotalCompressedSize = footer.Some(compressed)
+	if len(w.rowGroups) <= math.MaxInt16 {
+		rg.Ordinal = footer.Some(int16(len(w.rowGroups)))
+	}
+	w.rowGroups = append(w.rowGroups, rg)
+	w.numRows += int64(hi - lo)
+	return nil
+}
+
+// Close writes the file footer (schema, row groups, key-value metadata
+// with the ARROW:schema entry, column orders) and the closing magic. It
+// does not close the io.Writer. Calling Close again does nothing and
+// returns nil; a Writer whose io.Writer failed returns that error.
+func (w *Writer) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if w.err != nil {
+		return w.err
+	}
+	meta := footer.FileMetaData{
+		Version:          2,
+		Schema:           w.ws.elements,
+		NumRows:          w.numRows,
+		RowGroups:        w.rowGroups,
+		KeyValueMetadata: append([]footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(w.ws.arrowSchema)}}, w.opts.KeyValueMetadata...),
+		CreatedBy:        footer.Some(createdBy()),
+		ColumnOrders:     make([]footer.ColumnOrder, len(w.cols)),
+	}
+	for i := range meta.ColumnOrders {
+		meta.ColumnOrders[i] = footer.ColumnOrder{Kind: footer.ColumnOrderTypeDefined}
+	}
+	buf := footer.Marshal(nil, &meta)
+	n := len(buf)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
+	buf = append(buf, magic...)
+	w.rowGroups = nil
+	return w.write(buf)
+}
+
+// modulePath is Quiver's module, whose version createdBy reports.
+const modulePath = "github.com/quiverio/quiver"
+
+// createdBy returns the footer's created_by: "quiver version X.Y.Z (build
+// REV)", the "<application> version <semver> (build <hash>)" form readers
+// parse to decide which writer bugs to work around.
+var createdBy = sync.OnceValue(func() string {
+	version, build := "0.0.0", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		mods := append([]*debug.Module{&bi.Main}, bi.Deps...)
+		for _, m := range mods {
+			if m.Path == modulePath && strings.HasPrefix(m.Version, "v") {
+				version = strings.TrimPrefix(m.Version, "v")
+			}
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				build = s.Value[:12]
+			}
+		}
+	}
+	if build == "" {
+		return "quiver version " + version
+	}
+	return "quiver version " + version + " (build " + build + ")"
+})

@@ -1,0 +1,235 @@
+package arrowio
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// PageVersion selects the data page layout a [Writer] writes.
+type PageVersion int8
+
+// Data page versions. The zero value means PageV1.
+const (
+	// PageV1 writes DATA_PAGE pages: levels and values compressed together,
+	// each level stream behind a 4-byte length.
+	PageV1 PageVersion = 1
+	// PageV2 writes DATA_PAGE_V2 pages: levels stay uncompressed ahead of
+	// the (optionally compressed) values, and the header counts rows and
+	// nulls.
+	PageV2 PageVersion = 2
+)
+
+// Defaults the [Writer] applies to zero-valued [WriteOptions] fields.
+const (
+	DefaultDataPageSize            = 1 << 20
+	DefaultDictionaryPageSizeLimit = 1 << 20
+	DefaultMaxRowGroupRows         = 64 << 20
+	DefaultStatisticsTruncate      = 64
+)
+
+// WriteOptions configures a [Writer]. The zero value writes uncompressed
+// version 1 data pages of up to 1 MiB, dictionary-encodes every column that
+// can be (falling back to PLAIN when a column's dictionary passes 1 MiB),
+// writes statistics and page CRCs, and puts each record batch of up to 64 Mi
+// rows in one row group.
+type WriteOptions struct {
+	// Compression is the codec of every column without its own
+	// (UNCOMPRESSED by default; LZ4 and LZO cannot be written).
+	Compression footer.CompressionCodec
+	// CompressionLevel is the codec's level when set (gzip 1-9, zstd 1-22,
+	// brotli 0-11); unset means the codec's default.
+	CompressionLevel footer.Optional[int]
+	// DataPageSize is the target size in bytes of a data page's encoded
+	// levels and values before compression (0: DefaultDataPageSize). Pages
+	// are cut between batches of at most 1024 rows, so they may run over.
+	DataPageSize int
+	// DataPageRows caps the rows of a data page (0: no cap).
+	DataPageRows int
+	// MaxRowGroupRows caps the rows of a row group; a larger record batch
+	// is split (0: DefaultMaxRowGroupRows).
+	MaxRowGroupRows int64
+	// MaxRowGroupBytes caps a row group's size estimated from the Arrow
+	// buffers of the batch; a larger batch is split (0: no cap).
+	MaxRowGroupBytes int64
+	// PageVersion is PageV1 (the default) or PageV2.
+	PageVersion PageVersion
+	// DisableDictionary turns dictionary encoding off for every column
+	// without its own setting.
+	DisableDictionary bool
+	// DictionaryPageSizeLimit is the PLAIN size in bytes at which a column
+	// chunk's dictionary stops growing and the chunk falls back to its
+	// non-dictionary encoding (0: DefaultDictionaryPageSizeLimit).
+	DictionaryPageSizeLimit int
+	// Encoding, when set, is the non-dictionary encoding of every column
+	// without its own, used from the start when dictionary encoding is off
+	// and after a fallback otherwise. Unset means PLAIN (RLE for booleans in
+	// version 2 pages). It must suit every such column's physical type.
+	Encoding footer.Optional[footer.Encoding]
+	// DisableStatistics leaves column chunk statistics out.
+	DisableStatistics bool
+	// PageStatistics also writes statistics in every data page header.
+	PageStatistics bool
+	// StatisticsTruncate is the most bytes a BYTE_ARRAY or
+	// FIXED_LEN_BYTE_ARRAY min or max keeps: a longer min is cut to that
+	// prefix and a longer max to a prefix incremented to stay an upper
+	// bound, and is_min/max_value_exact say so (0: DefaultStatisticsTruncate;
+	// negative: never truncate).
+	StatisticsTruncate int
+	// DisableCRC leaves the page CRC-32 out of page headers.
+	DisableCRC bool
+	// KeyValueMetadata is stored in the footer after the ARROW:schema entry,
+	// which it may not replace.
+	KeyValueMetadata []footer.KeyValue
+	// Parallelism bounds the goroutines encoding the column chunks of a row
+	// group (0: GOMAXPROCS; 1: sequential). The output is the same for
+	// every value.
+	Parallelism int
+	// Columns overrides the settings above for single columns, keyed by
+	// the leaf's dotted Parquet path ("a" for a top-level column, "a.b" for
+	// field b of struct a). A key that names no leaf is an error.
+	Columns map[string]ColumnOptions
+}
+
+// ColumnOptions overrides the [WriteOptions] of one leaf column; unset
+// fields inherit.
+type ColumnOptions struct {
+	Compression      footer.Optional[footer.CompressionCodec]
+	CompressionLevel footer.Optional[int]
+	// Dictionary turns dictionary encoding on or off for the column.
+	Dictionary footer.Optional[bool]
+	// Encoding is the column's non-dictionary encoding: PLAIN, RLE
+	// (BOOLEAN), DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY
+	// (BYTE_ARRAY), DELTA_BYTE_ARRAY (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY) or
+	// BYTE_STREAM_SPLIT (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY).
+	Encoding footer.Optional[footer.Encoding]
+	// Statistics turns column chunk statistics on or off.
+	Statistics footer.Optional[bool]
+}
+
+// columnSettings are one leaf's resolved options.
+type columnSettings struct {
+	codec       footer.CompressionCodec
+	level       int // defaultLevel or the codec's level
+	dictionary  bool
+	dictLimit   int
+	encoding    footer.Encoding // the non-dictionary encoding
+	statistics  bool
+	pageStats   bool
+	truncate    int // 0: never
+	pageSize    int
+	pageRows    int
+	pageVersion PageVersion
+	crc         bool
+}
+
+// resolve returns the settings of leaf n from o, checking the codec, level
+// and encoding against the leaf's physical type.
+func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
+	s := columnSettings{
+		codec:       o.Compression,
+		level:       defaultLevel,
+		dictionary:  !o.DisableDictionary,
+		dictLimit:   positiveOr(o.DictionaryPageSizeLimit, DefaultDictionaryPageSizeLimit),
+		statistics:  !o.DisableStatistics,
+		pageStats:   o.PageStatistics && !o.DisableStatistics,
+		truncate:    o.StatisticsTruncate,
+		pageSize:    positiveOr(o.DataPageSize, DefaultDataPageSize),
+		pageRows:    max(o.DataPageRows, 0),
+		pageVersion: o.PageVersion,
+		crc:         !o.DisableCRC,
+	}
+	if s.truncate == 0 {
+		s.truncate = DefaultStatisticsTruncate
+	} else if s.truncate < 0 {
+		s.truncate = 0
+	}
+	if s.pageVersion == 0 {
+		s.pageVersion = PageV1
+	}
+	if s.pageVersion != PageV1 && s.pageVersion != PageV2 {
+		return s, fmt.Errorf("%w: page version %d", ErrUnsupported, s.pageVersion)
+	}
+	if l, ok := o.CompressionLevel.Get(); ok {
+		s.level = l
+	}
+	enc, hasEnc := o.Encoding.Get()
+	c, ok := o.Columns[n.DottedPath()]
+	if ok {
+		if v, set := c.Compression.Get(); set {
+			s.codec = v
+			s.level = defaultLevel
+		}
+		if v, set := c.CompressionLevel.Get(); set {
+			s.level = v
+		}
+		if v, set := c.Dictionary.Get(); set {
+			s.dictionary = v
+		}
+		if v, set := c.Statistics.Get(); set {
+			s.statistics = v
+			s.pageStats = s.pageStats && v
+		}
+		if v, set := c.Encoding.Get(); set {
+			enc, hasEnc = v, true
+		}
+	}
+	if err := checkLevel(s.codec, s.level); err != nil {
+		return s, err
+	}
+	if !hasEnc {
+		enc = footer.EncodingPlain
+		if n.Physical == footer.TypeBoolean && s.pageVersion == PageV2 {
+			enc = footer.EncodingRLE
+		}
+	}
+	if !encodingFits(enc, n.Physical) {
+		return s, fmt.Errorf("%w: encoding %s for a %s column", ErrUnsupported, enc, n.Physical)
+	}
+	s.encoding = enc
+	if n.Physical == footer.TypeBoolean {
+		s.dictionary = false // as other writers, never dictionary-encode booleans
+	}
+	return s, nil
+}
+
+// encodingFits reports whether the writer can encode values of physical
+// type t with enc.
+func encodingFits(enc footer.Encoding, t footer.Type) bool {
+	switch enc {
+	case footer.EncodingPlain:
+		return t != footer.TypeInt96
+	case footer.EncodingRLE:
+		return t == footer.TypeBoolean
+	case footer.EncodingDeltaBinaryPacked:
+		return t == footer.TypeInt32 || t == footer.TypeInt64
+	case footer.EncodingDeltaLengthByteArray:
+		return t == footer.TypeByteArray
+	case footer.EncodingDeltaByteArray:
+		return t == footer.TypeByteArray || t == footer.TypeFixedLenByteArray
+	case footer.EncodingByteStreamSplit:
+		switch t {
+		case footer.TypeInt32, footer.TypeInt64, footer.TypeFloat, footer.TypeDouble, footer.TypeFixedLenByteArray:
+			return true
+		}
+	}
+	return false
+}
+
+// positiveOr returns v when it is positive and def otherwise.
+func positiveOr(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// parallelism returns the number of goroutines to encode n columns with.
+func (o *WriteOptions) parallelism(n int) int {
+	p := o.Parallelism
+	if p <= 0 {
+		p = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(p, n))
+}
