@@ -175,7 +175,7 @@ type rleStep struct {
 func varintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
 
 // plan chooses how to write the buffered runs with the fewest bytes (a
-// dynamic program over the nine states, headers counted as one byte) and
+// dynamic program over the nine states) and
 // writes them: all of them when final, otherwise all but the newest
 // rleLookahead, along the path of the cheapest plan for the whole window.
 func (e *RLEEncoder) plan(final bool) {
@@ -191,8 +191,11 @@ func (e *RLEEncoder) plan(final bool) {
 		return
 	}
 	const inf = math.MaxInt / 2
-	w, hdr := int(e.width), 8
-	rle := func(m int) int { return 8 * (varintLen(uint64(m)<<1) + e.vb) }
+	// Costs are in 63rds of a bit. A bit-packed value also carries 1/64 of
+	// a header byte: a run's header grows by a byte after 63 groups, and
+	// the planner cannot see how long runs get.
+	w, hdr := 63*int(e.width)+1, 63*8
+	rle := func(m int) int { return 63 * 8 * (varintLen(uint64(m)<<1) + e.vb) }
 	var cost [rleStates]int
 	for i := range cost {
 		cost[i] = inf
