@@ -29,13 +29,18 @@ type leafReader struct {
 	idx     []uint32 // dictionary index scratch
 
 	// The current data page.
-	page     int // ordinal of the current page within the chunk, for errors
-	pageOff  int64
-	left     int // levels of the current page not consumed yet
-	defs     kernels.RLEDecoder
-	values   valueDecoder
-	decoders map[footer.Encoding]valueDecoder
-	rows     int64 // rows still expected from the chunk
+	page    int // ordinal of the current page within the chunk, for errors
+	pageOff int64
+	left    int // levels of the current page not consumed yet
+	defs    kernels.RLEDecoder
+	values  valueDecoder
+	started bool // values.start ran for the current page
+	// pageValues and pageCount are the current page's values section and
+	// level count, for starting its value decoder.
+	pageValues []byte
+	pageCount  int
+	decoders   map[footer.Encoding]valueDecoder
+	rows       int64 // rows still expected from the chunk
 }
 
 // newLeafReader prepares to read leaf node of row group rg from chunk, the
@@ -111,6 +116,14 @@ func (l *leafReader) fill(out *colOut, n int) error {
 			out.nulls += k - set
 		}
 		if l.t.kind != nullTarget && present > 0 {
+			if !l.started {
+				// Started on the first value: an all-null page may carry an
+				// empty or degenerate values section.
+				if err := l.values.start(l.pageValues, l.pageCount); err != nil {
+					return err
+				}
+				l.started = true
+			}
 			if err := l.values.next(out, at, present); err != nil {
 				return err
 			}
@@ -172,6 +185,9 @@ func (l *leafReader) readDictionary(p *rawPage) error {
 	if l.dict != nil {
 		return fmt.Errorf("%w: a second dictionary page in one column chunk", ErrCorrupt)
 	}
+	if l.t.kind == nullTarget {
+		return nil // a column of nulls reads no values
+	}
 	// The dictionary outlives the page buffer, which the data pages reuse.
 	body, err := l.dec.decompress(l.codec, make([]byte, 0, max(int(p.header.UncompressedPageSize), 0)), p.payload, int(p.header.UncompressedPageSize))
 	if err != nil {
@@ -207,10 +223,8 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 			}
 			l.decoders[dp.encoding] = vd
 		}
-		if err := vd.start(dp.values, dp.numValues); err != nil {
-			return err
-		}
-		l.values = vd
+		l.values, l.started = vd, false
+		l.pageValues, l.pageCount = dp.values, dp.numValues
 	}
 	l.left = dp.numValues
 	return nil
