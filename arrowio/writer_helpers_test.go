@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -115,11 +114,13 @@ func appendRandom(t testing.TB, b array.Builder, r func() uint64, rng *rand.Rand
 	case *array.Decimal64Builder:
 		b.Append(decimal.Decimal64(int64(r()>>8) % 999999999999999999))
 	case *array.Decimal128Builder:
-		p := b.Type().(*arrow.Decimal128Type).Precision
-		v := decimal128.New(int64(r()>>1), r())
-		if p < 19 {
-			v = decimal128.FromI64(int64(r()>>8) % int64(math.Pow10(int(p))))
-		} else if r()&1 == 1 {
+		// A value of at most nbits bits fits the precision.
+		nbits := int(float64(b.Type().(*arrow.Decimal128Type).Precision)*3.32) - 1
+		v := decimal128.FromU64(r() >> max(0, 64-nbits))
+		if nbits > 64 {
+			v = decimal128.New(int64(r()>>(128-nbits)), r())
+		}
+		if r()&1 == 1 {
 			v = v.Negate()
 		}
 		b.Append(v)

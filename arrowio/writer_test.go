@@ -1,12 +1,17 @@
 package arrowio
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+
+	"github.com/quiverio/quiver/footer"
 )
 
 // roundTrip writes the columns with opts and checks that pqarrow reads
@@ -17,20 +22,20 @@ func roundTrip(t *testing.T, mem memory.Allocator, opts WriteOptions, fields []a
 	rec := array.NewRecordBatch(schema, cols, int64(cols[0].Len()))
 	defer rec.Release()
 	buf := writeFile(t, schema, opts, rec)
-	checkReadBack(t, buf, fields, cols)
+	checkReadBack(t, buf, fields, cols, true)
 	return buf
 }
 
-// checkReadBack checks that Quiver's reader and pqarrow (where it reads the
-// types) read cols back from buf.
-func checkReadBack(t *testing.T, buf []byte, fields []arrow.Field, cols []arrow.Array) {
+// checkReadBack checks that Quiver's reader and, when pq is set, pqarrow
+// (where it reads the types) read cols back from buf.
+func checkReadBack(t *testing.T, buf []byte, fields []arrow.Field, cols []arrow.Array, pq bool) {
 	t.Helper()
 	for i, got := range quiverRead(t, buf) {
 		t.Run("quiver/"+fields[i].Name, func(t *testing.T) { assertSameValues(t, cols[i], got) })
 		got.Release()
 	}
 	for _, f := range fields {
-		if !pqarrowReads(f.Type) {
+		if !pq || !pqarrowReads(f.Type) {
 			return
 		}
 	}
@@ -73,6 +78,162 @@ func TestWriterTypesRoundTrip(t *testing.T) {
 				}
 			}()
 			roundTrip(t, mem, WriteOptions{}, fields, cols)
+		})
+	}
+}
+
+// matrixFields are the columns of the encoding and codec tests: one per
+// physical type, nullable and sliced.
+var matrixTypes = []arrow.DataType{
+	arrow.FixedWidthTypes.Boolean, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64,
+	arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.BinaryTypes.String,
+	arrow.BinaryTypes.LargeBinary, &arrow.FixedSizeBinaryType{ByteWidth: 5},
+	&arrow.Decimal128Type{Precision: 30, Scale: 2}, arrow.FixedWidthTypes.Float16,
+}
+
+// matrixColumns returns n rows of matrixTypes, sliced from longer arrays
+// so that every column starts at a non-zero offset.
+func matrixColumns(t *testing.T, mem memory.Allocator, n int, lowCard bool, seed uint64) ([]arrow.Field, []arrow.Array) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var fields []arrow.Field
+	var cols []arrow.Array
+	for i, dt := range matrixTypes {
+		full := randomArray(t, mem, dt, n+10, 0.1, lowCard, rng)
+		cols = append(cols, array.NewSlice(full, 7, int64(n+7)))
+		full.Release()
+		fields = append(fields, arrow.Field{Name: fmt.Sprintf("c%d", i), Type: dt, Nullable: true})
+	}
+	return fields, cols
+}
+
+// encodingsOf returns the encodings arrow-go reads from each column chunk
+// of the file's first row group.
+func encodingsOf(t *testing.T, buf []byte) [][]parquet.Encoding {
+	r := pqMetadata(t, buf)
+	defer r.Close()
+	rg := r.MetaData().RowGroup(0)
+	var out [][]parquet.Encoding
+	for i := range rg.NumColumns() {
+		cc, err := rg.ColumnChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, cc.Encodings())
+	}
+	return out
+}
+
+func TestWriterEncodings(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	fields, cols := matrixColumns(t, mem, 5000, false, 1)
+	defer releaseAll(cols)
+	// pqarrow reads DELTA_BYTE_ARRAY only for BYTE_ARRAY ("unimplemented
+	// encoding type" for FIXED_LEN_BYTE_ARRAY): that case is checked with
+	// Quiver's reader alone.
+	cases := []struct {
+		enc  footer.Encoding
+		only footer.Type // -1: every physical type the encoding fits
+		pq   bool
+	}{
+		{footer.EncodingPlain, -1, true}, {footer.EncodingRLE, -1, true}, {footer.EncodingDeltaBinaryPacked, -1, true},
+		{footer.EncodingDeltaLengthByteArray, -1, true}, {footer.EncodingDeltaByteArray, footer.TypeByteArray, true},
+		{footer.EncodingDeltaByteArray, footer.TypeFixedLenByteArray, false}, {footer.EncodingByteStreamSplit, -1, true},
+	}
+	for _, c := range cases {
+		for _, v := range []PageVersion{PageV1, PageV2} {
+			t.Run(fmt.Sprintf("%s/%d/v%d", c.enc, c.only, v), func(t *testing.T) {
+				opts := WriteOptions{PageVersion: v, DisableDictionary: true, DataPageSize: 4096, Columns: map[string]ColumnOptions{}}
+				want := map[int]bool{}
+				for i, f := range fields {
+					leaf, _ := parquetLeafOf(f.Type)
+					if encodingFits(c.enc, leaf.physical) && (c.only < 0 || c.only == leaf.physical) {
+						opts.Columns[f.Name] = ColumnOptions{Encoding: footer.Some(c.enc)}
+						want[i] = true
+					}
+				}
+				if len(want) == 0 {
+					t.Fatalf("no column takes %s", c.enc)
+				}
+				rec := record(fields, cols)
+				defer rec.Release()
+				buf := writeFile(t, rec.Schema(), opts, rec)
+				checkReadBack(t, buf, fields, cols, c.pq)
+				for i, encs := range encodingsOf(t, buf) {
+					if want[i] && !slices.Contains(encs, parquet.Encoding(c.enc)) {
+						t.Errorf("column %d: encodings %v lack %s", i, encs, c.enc)
+					}
+				}
+			})
+		}
+	}
+}
+
+// record returns a record batch of cols that releases with the test.
+func record(fields []arrow.Field, cols []arrow.Array) arrow.RecordBatch {
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(cols[0].Len()))
+}
+
+// releaseAll releases every array.
+func releaseAll(cols []arrow.Array) {
+	for _, c := range cols {
+		c.Release()
+	}
+}
+
+func TestWriterCodecs(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	fields, cols := matrixColumns(t, mem, 3000, true, 2)
+	defer releaseAll(cols)
+	for _, codec := range []footer.CompressionCodec{footer.CodecUncompressed, footer.CodecSnappy, footer.CodecGzip,
+		footer.CodecBrotli, footer.CodecZstd, footer.CodecLZ4Raw} {
+		for _, v := range []PageVersion{PageV1, PageV2} {
+			t.Run(fmt.Sprintf("%s/v%d", codec, v), func(t *testing.T) {
+				opts := WriteOptions{Compression: codec, PageVersion: v, DataPageSize: 2048}
+				rec := record(fields, cols)
+				defer rec.Release()
+				buf := writeFile(t, rec.Schema(), opts, rec)
+				checkReadBack(t, buf, fields, cols, true)
+			})
+		}
+	}
+}
+
+func TestWriterPagesAndRowGroups(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	fields, cols := matrixColumns(t, mem, 4000, false, 3)
+	defer releaseAll(cols)
+	cases := []struct {
+		name string
+		opts WriteOptions
+	}{
+		{"tiny pages", WriteOptions{DataPageSize: 1}},
+		{"page rows", WriteOptions{DataPageRows: 333, PageVersion: PageV2}},
+		{"large pages", WriteOptions{DataPageSize: 64 << 20}},
+		{"dictionary fallback", WriteOptions{DictionaryPageSizeLimit: 2000, DataPageSize: 3000}},
+		{"row groups of 1000", WriteOptions{MaxRowGroupRows: 1000}},
+		{"row groups of 1", WriteOptions{MaxRowGroupRows: 1, DisableDictionary: true}},
+		{"row group bytes", WriteOptions{MaxRowGroupBytes: 50000, Compression: footer.CodecSnappy}},
+		{"no statistics or CRC", WriteOptions{DisableStatistics: true, DisableCRC: true}},
+		{"page statistics", WriteOptions{PageStatistics: true, DataPageSize: 2000}},
+		{"sequential", WriteOptions{Parallelism: 1}},
+	}
+	if testing.Short() {
+		cases = slices.DeleteFunc(cases, func(c struct {
+			name string
+			opts WriteOptions
+		}) bool {
+			return c.opts.MaxRowGroupRows == 1
+		})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := record(fields, cols)
+			defer rec.Release()
+			buf := writeFile(t, rec.Schema(), c.opts, rec)
+			checkReadBack(t, buf, fields, cols, true)
 		})
 	}
 }

@@ -1,0 +1,230 @@
+package arrowio
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+func TestWriterWrongSchemaKeepsWriterUsable(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	fields, cols := matrixColumns(t, mem, 500, true, 9)
+	defer releaseAll(cols)
+	rec := record(fields, cols)
+	defer rec.Release()
+	other := record(fields[:2], cols[:2])
+	defer other.Release()
+
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, rec.Schema(), WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(other); !errors.Is(err, ErrSchemaMismatch) {
+		t.Fatalf("Write with another schema: %v, want ErrSchemaMismatch", err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if err := w.Write(rec); !errors.Is(err, ErrWriterClosed) {
+		t.Fatalf("Write after Close: %v, want ErrWriterClosed", err)
+	}
+	checkReadBack(t, buf.Bytes(), fields, cols, true)
+}
+
+func TestWriterNullInRequiredColumn(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	b := array.NewInt32Builder(mem)
+	b.AppendValues([]int32{1, 2, 3}, []bool{true, false, true})
+	bad := b.NewArray()
+	b.AppendValues([]int32{4, 5}, nil)
+	good := b.NewArray()
+	b.Release()
+	defer bad.Release()
+	defer good.Release()
+	fields := []arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, arrow.NewSchema(fields, nil), WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := record(fields, []arrow.Array{bad})
+	defer rb.Release()
+	if err := w.Write(rb); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Fatalf("a null in a required column: %v", err)
+	}
+	rg := record(fields, []arrow.Array{good})
+	defer rg.Release()
+	if err := w.Write(rg); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkReadBack(t, buf.Bytes(), fields, []arrow.Array{good}, true)
+}
+
+// failingWriter accepts n bytes and then fails.
+type failingWriter struct{ n int }
+
+var errDiskFull = errors.New("disk full")
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if len(p) <= f.n {
+		f.n -= len(p)
+		return len(p), nil
+	}
+	n := f.n
+	f.n = 0
+	return n, errDiskFull
+}
+
+func TestWriterFailingIOWriter(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	fields, cols := matrixColumns(t, mem, 2000, false, 4)
+	defer releaseAll(cols)
+	rec := record(fields, cols)
+	defer rec.Release()
+	full := writeFile(t, rec.Schema(), WriteOptions{MaxRowGroupRows: 700, Parallelism: 4}, rec)
+	goroutines := runtime.NumGoroutine()
+	for _, at := range []int{0, 3, 4, 100, len(full) / 2, len(full) - 9, len(full) - 1} {
+		fw := &failingWriter{n: at}
+		w, err := NewWriter(fw, rec.Schema(), WriteOptions{MaxRowGroupRows: 700, Parallelism: 4})
+		if err != nil {
+			if !errors.Is(err, errDiskFull) {
+				t.Fatalf("NewWriter failing at %d: %v", at, err)
+			}
+			continue
+		}
+		werr := w.Write(rec)
+		cerr := w.Close()
+		if !errors.Is(werr, errDiskFull) && !errors.Is(cerr, errDiskFull) {
+			t.Fatalf("failing at byte %d: Write %v, Close %v", at, werr, cerr)
+		}
+		if werr != nil && !errors.Is(w.Write(rec), ErrWriterClosed) {
+			t.Fatalf("failing at byte %d: a later Write must fail", at)
+		}
+	}
+	// Encoding goroutines end with each row group.
+	deadline := time.Now().Add(time.Second)
+	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > goroutines {
+		t.Fatalf("%d goroutines left, had %d", n, goroutines)
+	}
+}
+
+func TestWriterOutputIndependentOfParallelism(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	fields, cols := matrixColumns(t, mem, 3000, true, 6)
+	defer releaseAll(cols)
+	rec := record(fields, cols)
+	defer rec.Release()
+	want := writeFile(t, rec.Schema(), WriteOptions{Parallelism: 1, Compression: footer.CodecZstd}, rec)
+	for _, p := range []int{2, 3, 16} {
+		if got := writeFile(t, rec.Schema(), WriteOptions{Parallelism: p, Compression: footer.CodecZstd}, rec); !bytes.Equal(got, want) {
+			t.Fatalf("parallelism %d writes other bytes than 1", p)
+		}
+	}
+}
+
+func TestNewWriterErrors(t *testing.T) {
+	i32 := arrow.PrimitiveTypes.Int32
+	flat := arrow.NewSchema([]arrow.Field{{Name: "a", Type: i32}, {Name: "s", Type: arrow.BinaryTypes.String}}, nil)
+	cases := []struct {
+		name   string
+		schema *arrow.Schema
+		opts   WriteOptions
+		want   string
+	}{
+		{"union", arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.SparseUnionOf([]arrow.Field{{Name: "x", Type: i32}}, []arrow.UnionTypeCode{0})}}, nil), WriteOptions{}, `"u"`},
+		{"nested", arrow.NewSchema([]arrow.Field{{Name: "l", Type: arrow.ListOf(i32)}}, nil), WriteOptions{}, `"l"`},
+		{"unknown column", flat, WriteOptions{Columns: map[string]ColumnOptions{"b": {}}}, `"b"`},
+		{"encoding misfit", flat, WriteOptions{Columns: map[string]ColumnOptions{"s": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}}}, `"s"`},
+		{"LZ4", flat, WriteOptions{Compression: footer.CodecLZ4}, "LZ4"},
+		{"zstd level", flat, WriteOptions{Compression: footer.CodecZstd, CompressionLevel: footer.Some(99)}, "99"},
+		{"page version", flat, WriteOptions{PageVersion: 3}, "page version"},
+		{"ARROW:schema", flat, WriteOptions{KeyValueMetadata: []footer.KeyValue{{Key: ArrowSchemaKey}}}, ArrowSchemaKey},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := NewWriter(io.Discard, c.schema, c.opts)
+			if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want ErrUnsupported naming %s", err, c.want)
+			}
+		})
+	}
+}
+
+func TestWriterMetadata(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rng := rand.New(rand.NewPCG(8, 8))
+	arr := randomArray(t, mem, arrow.BinaryTypes.String, 5000, 0.25, true, rng)
+	defer arr.Release()
+	fields := []arrow.Field{{Name: "s", Type: arr.DataType(), Nullable: true}}
+	rec := record(fields, []arrow.Array{arr})
+	defer rec.Release()
+	kv := []footer.KeyValue{{Key: "k", Value: footer.Some("v")}}
+	buf := writeFile(t, rec.Schema(), WriteOptions{MaxRowGroupRows: 2000, KeyValueMetadata: kv}, rec)
+	md := readMeta(t, buf)
+	if !strings.HasPrefix(md.CreatedBy.Value, "quiver version ") {
+		t.Errorf("created_by %q", md.CreatedBy.Value)
+	}
+	if len(md.KeyValueMetadata) != 2 || md.KeyValueMetadata[0].Key != ArrowSchemaKey || md.KeyValueMetadata[1] != kv[0] {
+		t.Errorf("key-value metadata %v", md.KeyValueMetadata)
+	}
+	if md.NumRows != 5000 || len(md.RowGroups) != 3 {
+		t.Fatalf("%d rows in %d row groups, want 5000 in 3", md.NumRows, len(md.RowGroups))
+	}
+	offset := int64(4)
+	for g, rg := range md.RowGroups {
+		cc := rg.Columns[0]
+		m := cc.MetaData
+		if rg.FileOffset.Value != offset || m.DictionaryPageOffset.Value != offset || cc.FileOffset != offset {
+			t.Errorf("row group %d: offsets %v %v %d, want %d", g, rg.FileOffset, m.DictionaryPageOffset, cc.FileOffset, offset)
+		}
+		if rg.Ordinal != footer.Some(int16(g)) || rg.TotalCompressedSize.Value != m.TotalCompressedSize || rg.TotalByteSize != m.TotalUncompressedSize {
+			t.Errorf("row group %d: %+v", g, rg)
+		}
+		offset += m.TotalCompressedSize
+		var nulls, bytesIn int64
+		for i := g * 2000; i < min(5000, (g+1)*2000); i++ {
+			if arr.IsNull(i) {
+				nulls++
+			} else {
+				bytesIn += int64(len(arr.(*array.String).Value(i)))
+			}
+		}
+		s := m.SizeStatistics
+		if s == nil || s.UnencodedByteArrayDataBytes.Value != bytesIn || len(s.DefinitionLevelHistogram) != 2 ||
+			s.DefinitionLevelHistogram[0] != nulls || s.DefinitionLevelHistogram[0]+s.DefinitionLevelHistogram[1] != rg.NumRows {
+			t.Errorf("row group %d: size statistics %+v, want %d bytes, %d nulls", g, s, bytesIn, nulls)
+		}
+		if m.Statistics.NullCount.Value != nulls || m.Statistics.DistinctCount.Value == 0 || m.Statistics.DistinctCount.Value > 50 {
+			t.Errorf("row group %d: statistics %+v", g, m.Statistics)
+		}
+	}
+}
