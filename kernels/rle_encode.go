@@ -296,14 +296,6 @@ func (e *RLEEncoder) writeRLE(v uint64, n int) {
 	}
 }
 
-// btoi returns 1 for true and 0 for false.
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // addLiteral adds v to the partial group, opening a bit-packed run when none
 // is open and writing the group when it is full.
 func (e *RLEEncoder) addLiteral(v uint64) {
