@@ -72,11 +72,20 @@ const ArrowSchemaKey = "ARROW:schema"
 //   - VARIANT, GEOMETRY, GEOGRAPHY and FILE read as their storage, with
 //     the annotation in the PARQUET:logical_type field metadata (pqarrow
 //     makes VARIANT its extension type).
-//   - ARROW:schema restores string_view, binary_view, list_view,
+//   - ARROW:schema also restores string_view, binary_view, list_view,
 //     large_list_view, decimal32, decimal64, float16 over
-//     fixed_size_binary(2), a map's keys_sorted flag, and non-nullability;
-//     a time zone is restored even when the stored unit was coerced (as
-//     Arrow C++ does).
+//     fixed_size_binary(2), a dictionary's value type, a map's
+//     keys_sorted flag, non-nullability, and extension types whose storage
+//     needed no change (pqarrow restores those only when it changed the
+//     storage); a time zone is restored even when the stored unit was
+//     coerced (as Arrow C++ does).
+//
+// Where a UUID column maps to arrow-go's arrow.uuid extension type, as in
+// pqarrow, depends on that type being registered: importing arrow-go's
+// arrow/extensions package (pqarrow does) registers it; otherwise UUID
+// reads as fixed_size_binary(16). INT96 reads as timestamp[ns, tz=UTC], as
+// in pqarrow (Arrow C++ leaves out the zone); SchemaOptions.Int96 changes
+// it.
 func ArrowSchema(s *footer.Schema, kv []footer.KeyValue, opts SchemaOptions) *arrow.Schema {
 	return newSchemaPlan(s, kv, opts).schema
 }

@@ -1,6 +1,7 @@
 package arrowio
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -370,5 +371,51 @@ func TestSchemaMetadata(t *testing.T) {
 	m := p.schema.Metadata()
 	if m.Len() != 2 || m.Keys()[0] != "writer" || m.Values()[0] != "x" || m.Keys()[1] != "novalue" || m.Values()[1] != "" {
 		t.Errorf("schema metadata %v, want the file's entries without ARROW:schema", m)
+	}
+}
+
+// wideElements returns a schema of groups structs, each of an optional
+// int64, a string and a list of doubles: 3 leaves per group.
+func wideElements(groups int) []footer.SchemaElement {
+	elems := []footer.SchemaElement{rootEl(int32(groups))}
+	for i := range groups {
+		elems = append(elems, groupEl("g"+strconv.Itoa(i), opt, 3),
+			leafEl("id", opt, footer.TypeInt64, intLT(64, true)),
+			leafEl("name", opt, footer.TypeByteArray, kind(footer.LogicalString)),
+			groupEl("xs", opt, 1, kind(footer.LogicalList)), groupEl("list", rpt, 1), leafEl("element", opt, footer.TypeDouble))
+	}
+	return elems
+}
+
+// BenchmarkSchemaPlan times mapping a wide schema, without and with an
+// ARROW:schema entry to decode, verify and apply. Bytes are those of the
+// footer's schema elements (and the entry), values are leaf columns.
+func BenchmarkSchemaPlan(b *testing.B) {
+	elems := wideElements(1000)
+	s, err := footer.NewSchema(elems, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := len(footer.Marshal(nil, &footer.FileMetaData{Schema: elems}))
+	stored := newSchemaPlan(s, nil, SchemaOptions{}).schema
+	v, err := encodeArrowSchema(stored)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		kv   []footer.KeyValue
+	}{
+		{"columns=3000", nil},
+		{"columns=3000/arrow-schema", []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(v)}}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(size + len(v)*len(bc.kv)))
+			b.ReportAllocs()
+			for b.Loop() {
+				newSchemaPlan(s, bc.kv, SchemaOptions{})
+			}
+			b.ReportMetric(float64(b.N*len(s.Leaves))/b.Elapsed().Seconds(), "values/s")
+		})
 	}
 }

@@ -41,6 +41,22 @@ const (
 // does not apply to the physical type (STRING on an INT32, INT(64) on an
 // INT32, a DECIMAL whose precision the storage cannot hold, ...), and the
 // physical type last. A file is never rejected for its annotations.
+//
+// The column reader derives its conversion from the leaf's final Arrow type
+// (after ARROW:schema) and its physical type; the pairs that are not a
+// plain copy of the stored values are:
+//   - INT32 to int8/uint8/int16/uint16 (narrowing), INT32 and INT64 to
+//     decimal32/64/128/256 (sign extension), FIXED_LEN_BYTE_ARRAY and
+//     BYTE_ARRAY to decimals (big-endian two's complement, sign-extended),
+//   - INT96 (nanoseconds of the day, Julian day) to the timestamp unit of
+//     SchemaOptions.Int96,
+//   - FIXED_LEN_BYTE_ARRAY(12) INTERVAL (months, days, milliseconds as
+//     uint32) to month_day_nano_interval (milliseconds times 1e6),
+//   - BYTE_ARRAY to the large and view layouts and to dictionaries.
+//
+// date32, time32/64, timestamps, durations, uint32/uint64 (the INT32 and
+// INT64 bits), float16, fixed_size_binary and the UUID extension hold the
+// stored values as they are.
 func leafType(n *footer.Node, opts *SchemaOptions) (arrow.DataType, []string) {
 	lt := n.Logical()
 	switch lt.Kind {
