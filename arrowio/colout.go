@@ -29,8 +29,9 @@ type colOut struct {
 	nulls    int
 }
 
-// newColOut allocates the buffers for n slots of t from mem.
-func newColOut(mem memory.Allocator, t *target, n int, nullable bool) *colOut {
+// newColOut allocates the buffers for n slots of t from mem, with room for
+// dataHint bytes of binary data to start with.
+func newColOut(mem memory.Allocator, t *target, n int, nullable bool, dataHint int) *colOut {
 	o := &colOut{t: t, n: n}
 	if nullable {
 		o.validity = memory.NewResizableBuffer(mem)
@@ -51,6 +52,7 @@ func newColOut(mem memory.Allocator, t *target, n int, nullable bool) *colOut {
 		}
 		o.values.Resize((n + 1) * w)
 		o.data = memory.NewResizableBuffer(mem)
+		o.data.Reserve(dataHint)
 		if t.large {
 			offsets64(o)[0] = 0
 		} else {
@@ -76,8 +78,11 @@ func (o *colOut) release() {
 // overwrite past their last value).
 func (o *colOut) growData(extra int) []byte {
 	need := o.dataLen + extra + 16
+	if need > o.data.Cap() {
+		o.data.Reserve(max(need, 2*o.data.Cap()))
+	}
 	if need > o.data.Len() {
-		o.data.Resize(max(need, 2*o.data.Len()))
+		o.data.Resize(min(o.data.Cap(), max(need, 2*o.data.Len())))
 	}
 	return o.data.Bytes()
 }

@@ -41,6 +41,9 @@ type leafReader struct {
 	pageCount  int
 	decoders   map[footer.Encoding]valueDecoder
 	rows       int64 // rows still expected from the chunk
+	// totalRows and uncompressed are the chunk's rows and uncompressed
+	// bytes, for sizing byte-array data up front.
+	totalRows, uncompressed int64
 }
 
 // newLeafReader prepares to read leaf node of row group rg from chunk, the
@@ -55,16 +58,18 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
 	}
 	return &leafReader{
-		node:     node,
-		rowGroup: rg,
-		codec:    md.Codec,
-		mem:      opts.allocator(),
-		t:        t,
-		pages:    pageIterator{data: chunk, base: base, verifyCRC: opts.VerifyCRC},
-		dec:      dec,
-		page:     -1,
-		rows:     rows,
-		decoders: make(map[footer.Encoding]valueDecoder, 2),
+		node:         node,
+		rowGroup:     rg,
+		codec:        md.Codec,
+		mem:          opts.allocator(),
+		t:            t,
+		pages:        pageIterator{data: chunk, base: base, verifyCRC: opts.VerifyCRC},
+		dec:          dec,
+		page:         -1,
+		rows:         rows,
+		totalRows:    rows,
+		uncompressed: md.TotalUncompressedSize,
+		decoders:     make(map[footer.Encoding]valueDecoder, 2),
 	}, nil
 }
 
@@ -87,13 +92,23 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 	if int64(n) > l.rows {
 		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
 	}
-	out := newColOut(l.mem, &l.t, n, l.node.MaxDef > 0)
+	out := newColOut(l.mem, &l.t, n, l.node.MaxDef > 0, l.dataHint(n))
 	if err := l.fill(out, n); err != nil {
 		out.release()
 		return nil, l.corrupt(err)
 	}
 	l.rows -= int64(n)
 	return out.finish(), nil
+}
+
+// dataHint estimates the value bytes n rows of a byte-array leaf take:
+// their share of the chunk's uncompressed size, which bounds PLAIN data
+// (dictionary-encoded data can be larger; colOut grows it then).
+func (l *leafReader) dataHint(n int) int {
+	if l.t.kind != binaryTarget || l.totalRows == 0 {
+		return 0
+	}
+	return int(min(l.uncompressed*int64(n)/l.totalRows, 1<<31))
 }
 
 // fill decodes n rows into out, crossing pages as needed.
@@ -169,12 +184,23 @@ func (l *leafReader) nextPage() error {
 	}
 }
 
-// pageBuffer returns reusable storage for a page of n decompressed bytes.
+// pageBuffer returns reusable storage for a page of n decompressed bytes,
+// or nil when the chunk is uncompressed and pages are read in place.
 func (l *leafReader) pageBuffer(n int) []byte {
+	if l.codec == footer.CodecUncompressed {
+		return nil
+	}
 	if cap(l.pageBuf) < n {
-		l.pageBuf = make([]byte, n)
+		putBytes(l.pageBuf)
+		l.pageBuf = getBytes(n)
 	}
 	return l.pageBuf[:n]
+}
+
+// release returns the leaf's pooled page buffer.
+func (l *leafReader) release() {
+	putBytes(l.pageBuf)
+	l.pageBuf = nil
 }
 
 func (l *leafReader) readDictionary(p *rawPage) error {
@@ -188,8 +214,8 @@ func (l *leafReader) readDictionary(p *rawPage) error {
 	if l.t.kind == nullTarget {
 		return nil // a column of nulls reads no values
 	}
-	// The dictionary outlives the page buffer, which the data pages reuse.
-	body, err := l.dec.decompress(l.codec, make([]byte, 0, max(int(p.header.UncompressedPageSize), 0)), p.payload, int(p.header.UncompressedPageSize))
+	// newDictionary copies what it keeps, so the page can use the buffer.
+	body, err := l.dec.decompress(l.codec, l.pageBuffer(max(int(p.header.UncompressedPageSize), 0)), p.payload, int(p.header.UncompressedPageSize))
 	if err != nil {
 		return err
 	}

@@ -151,5 +151,6 @@ func (r *Reader) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, er
 	if err != nil {
 		return nil, err
 	}
+	defer g.release()
 	return g.read(ctx, int(g.rows), r.opts.parallelism())
 }

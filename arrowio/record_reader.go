@@ -120,6 +120,9 @@ func (rr *recordReader) advance() bool {
 		rr.err = o.err
 		return false
 	}
+	if rr.cur != nil {
+		rr.cur.release()
+	}
 	rr.cur, rr.left = o.g, o.g.rows
 	if rr.par > 1 && rr.next < len(rr.r.groups) {
 		ch := make(chan opened, 1)
@@ -148,10 +151,15 @@ func (rr *recordReader) finish() {
 		rr.rec = nil
 	}
 	if rr.prefetch != nil {
-		<-rr.prefetch
+		if o := <-rr.prefetch; o.g != nil {
+			o.g.release()
+		}
 		rr.prefetch = nil
 	}
-	rr.cur = nil
+	if rr.cur != nil {
+		rr.cur.release()
+		rr.cur = nil
+	}
 	rr.r.active.Done()
 }
 
@@ -174,6 +182,7 @@ func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 			return nil, err
 		}
 		rec, err := g.read(ctx, int(g.rows), r.opts.parallelism())
+		g.release()
 		if err != nil {
 			return nil, err
 		}

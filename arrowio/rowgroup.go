@@ -28,6 +28,21 @@ type group struct {
 	rows   int64
 	schema *arrow.Schema
 	leaves []*leafReader
+	// buffers holds the pooled bytes of the column chunks.
+	buffers [][]byte
+}
+
+// release returns the group's pooled buffers; the group is not read again.
+func (g *group) release() {
+	for _, l := range g.leaves {
+		if l != nil {
+			l.release()
+		}
+	}
+	for _, b := range g.buffers {
+		putBytes(b)
+	}
+	g.buffers, g.leaves = nil, nil
 }
 
 // byteRange is a span of the file to read.
@@ -54,11 +69,12 @@ func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
 		}
 		chunks[c] = byteRange{start, start + length}
 	}
-	bufs, err := r.readRanges(ctx, chunks)
+	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]*leafReader, len(r.cols))}
+	bufs, err := r.readRanges(ctx, chunks, &g.buffers)
 	if err != nil {
+		g.release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
-	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]*leafReader, len(r.cols))}
 	for c, col := range r.cols {
 		md := rg.Columns[col.leaf.Column].MetaData
 		if md == nil {
@@ -66,6 +82,7 @@ func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
 		}
 		l, err := newLeafReader(col.leaf, i, md, bufs[c], chunks[c].start, rg.NumRows, col.field.Type, &r.opts, nil)
 		if err != nil {
+			g.release()
 			return nil, err
 		}
 		g.leaves[c] = l
@@ -76,7 +93,10 @@ func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
 // readRanges reads every range, merging ranges less than coalesceGap
 // apart into one ReadAt, and returns each range's bytes (slices of the
 // merged buffers).
-func (r *Reader) readRanges(ctx context.Context, ranges []byteRange) ([][]byte, error) {
+//
+// The merged buffers come from getBytes and are appended to bufs, which the
+// caller hands back to putBytes when it no longer needs the ranges.
+func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]byte) ([][]byte, error) {
 	order := make([]int, len(ranges))
 	for i := range order {
 		order[i] = i
@@ -92,7 +112,8 @@ func (r *Reader) readRanges(ctx context.Context, ranges []byteRange) ([][]byte, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		buf := make([]byte, span.end-span.start)
+		buf := getBytes(int(span.end - span.start))
+		*bufs = append(*bufs, buf)
 		if _, err := io.ReadFull(io.NewSectionReader(r.r, span.start, int64(len(buf))), buf); err != nil {
 			return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.start, err)
 		}

@@ -188,21 +188,47 @@ func resizeInt(from, to int) func(dst, src []byte, n int) {
 
 // bigEndianToDecimal turns big-endian two's-complement integers of from
 // bytes (FIXED_LEN_BYTE_ARRAY decimals) into little-endian ones of to bytes.
+// Values of at most 8 bytes, the common case, go through one 8-byte load
+// each.
 func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
-	return func(dst, src []byte, n int) {
-		for i := range n {
-			s, d := src[from*i:from*i+from], dst[to*i:to*i+to]
-			for j := range from {
-				d[j] = s[from-1-j]
+	if from <= 8 {
+		return func(dst, src []byte, n int) {
+			shift := uint(64 - 8*from)
+			i := 0
+			// Whole 8-byte loads while they stay inside src.
+			for ; i < n && i*from+8 <= len(src); i++ {
+				v := int64(binary.BigEndian.Uint64(src[i*from:])) >> shift
+				putInt64As(dst[i*to:i*to+to], v)
 			}
-			fill := byte(0)
-			if from > 0 && s[0]&0x80 != 0 {
-				fill = 0xFF
-			}
-			for j := from; j < to; j++ {
-				d[j] = fill
+			for ; i < n; i++ {
+				var v int64
+				for _, b := range src[i*from : i*from+from] {
+					v = v<<8 | int64(b)
+				}
+				putInt64As(dst[i*to:i*to+to], v<<shift>>shift)
 			}
 		}
+	}
+	return func(dst, src []byte, n int) {
+		for i := range n {
+			_ = putDecimal(dst[i*to:i*to+to], src[i*from:i*from+from])
+		}
+	}
+}
+
+// putInt64As writes v sign-extended (or truncated) to len(d) bytes,
+// little-endian.
+func putInt64As(d []byte, v int64) {
+	if len(d) >= 8 {
+		binary.LittleEndian.PutUint64(d, uint64(v))
+		fill := byte(v >> 63)
+		for j := 8; j < len(d); j++ {
+			d[j] = fill
+		}
+		return
+	}
+	for j := range d {
+		d[j] = byte(v >> (8 * j))
 	}
 }
 

@@ -1,0 +1,40 @@
+package arrowio
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// bytePools recycle the scratch byte slices the reader reads column chunks
+// and decompresses pages into, by power-of-two capacity class, so that a
+// long read neither zeroes fresh memory for every chunk nor feeds the
+// garbage collector. Class k holds slices of capacity exactly 1<<k.
+var bytePools [41]sync.Pool
+
+// getBytes returns a slice of length n whose contents are undefined.
+func getBytes(n int) []byte {
+	if n == 0 {
+		return nil
+	}
+	k := bits.Len(uint(n - 1))
+	if k >= len(bytePools) {
+		return make([]byte, n)
+	}
+	if p, ok := bytePools[k].Get().(*[]byte); ok {
+		return (*p)[:n]
+	}
+	return make([]byte, n, 1<<k)
+}
+
+// putBytes returns b to its pool; b must not be used afterwards.
+func putBytes(b []byte) {
+	c := cap(b)
+	if c == 0 || c&(c-1) != 0 {
+		return // not from getBytes
+	}
+	k := bits.TrailingZeros(uint(c))
+	if k < len(bytePools) {
+		b = b[:0]
+		bytePools[k].Put(&b)
+	}
+}
