@@ -9,10 +9,8 @@ import (
 
 func init() {
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 {
-		unpack32 = unpack32AVX2
-		unpack64 = unpack64AVX2
-		unpack32Impls = append(unpack32Impls, impl[func([]uint32, []byte, uint)]{"avx2", unpack32AVX2})
-		unpack64Impls = append(unpack64Impls, impl[func([]uint64, []byte, uint)]{"avx2", unpack64AVX2})
+		use(&unpack32, &unpack32Impls, "avx2", unpack32AVX2)
+		use(&unpack64, &unpack64Impls, "avx2", unpack64AVX2)
 	}
 }
 

@@ -9,10 +9,8 @@ import (
 
 func init() {
 	if cpu.ARM64.HasASIMD {
-		unpack32 = unpack32NEON
-		unpack64 = unpack64NEON
-		unpack32Impls = append(unpack32Impls, impl[func([]uint32, []byte, uint)]{"neon", unpack32NEON})
-		unpack64Impls = append(unpack64Impls, impl[func([]uint64, []byte, uint)]{"neon", unpack64NEON})
+		use(&unpack32, &unpack32Impls, "neon", unpack32NEON)
+		use(&unpack64, &unpack64Impls, "neon", unpack64NEON)
 	}
 }
 

@@ -10,6 +10,8 @@ func init() {
 	unpack64Impls = append(unpack64Impls, impl[unpack64Func]{"avx2", Unpack64AVX2, avx2})
 	prefix32Impls = append(prefix32Impls, impl[prefix32Func]{"avx2", DeltaPrefixSum32AVX2, avx2})
 	prefix64Impls = append(prefix64Impls, impl[prefix64Func]{"avx2", DeltaPrefixSum64AVX2, avx2})
+	gather32Impls = append(gather32Impls, impl[gather32Func]{"avx2", Gather32AVX2, avx2})
+	gather64Impls = append(gather64Impls, impl[gather64Func]{"avx2", Gather64AVX2, avx2})
 	for w, fns := range map[int][2]bssFunc{
 		2: {BSSDecode2AVX2, BSSEncode2AVX2},
 		4: {BSSDecode4AVX2, BSSEncode4AVX2},

@@ -120,6 +120,12 @@ func sizeOf[T uint32 | uint64]() int {
 	return int(unsafe.Sizeof(z))
 }
 
+// unsafeUint32s views b, whose length is a multiple of 4 and whose start is
+// 4-byte aligned, as uint32s.
+func unsafeUint32s(b []byte) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
+}
+
 // widthsUpTo returns the widths 1..max.
 func widthsUpTo(max uint) []uint {
 	ws := make([]uint, max)

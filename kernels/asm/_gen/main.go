@@ -13,6 +13,7 @@ package main
 //go:generate go run . -kernel unpack -out ../unpack_amd64.s -stubs ../unpack_amd64.go -pkg asm
 //go:generate go run . -kernel bss -out ../bss_amd64.s -stubs ../bss_amd64.go -pkg asm
 //go:generate go run . -kernel delta -out ../delta_amd64.s -stubs ../delta_amd64.go -pkg asm
+//go:generate go run . -kernel gather -out ../gather_amd64.s -stubs ../gather_amd64.go -pkg asm
 //go:generate go run . -kernel tables-arm64 -tables ../unpack_tables_arm64.s
 
 import (
@@ -26,7 +27,7 @@ import (
 )
 
 func main() {
-	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, bss, delta, tables-arm64")
+	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, bss, delta, gather, tables-arm64")
 	tables := flag.String("tables", "", "output path of the arm64 tables (with -kernel tables-arm64)")
 	flag.Parse()
 	if *kernel == "tables-arm64" {
@@ -40,6 +41,7 @@ func main() {
 		"unpack": unpack,
 		"bss":    bss,
 		"delta":  delta,
+		"gather": gather,
 	}[*kernel]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "unknown -kernel %q\n", *kernel)
