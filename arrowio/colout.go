@@ -197,8 +197,18 @@ func errShortPage(what string, need, have int) error {
 	return fmt.Errorf("%w: %s needs %d bytes, the page has %d left", ErrCorrupt, what, need, have)
 }
 
-// castBytes views b, whose length is a whole number of Ts, as a []T.
+// castBytes views b, whose length is a whole number of Ts, as a []T
+// (keeping b's capacity, so that bytesOf gives the pooled slice back).
 func castBytes[T any](b []byte) []T {
 	var v T
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(v)))
+	size := int(unsafe.Sizeof(v))
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/size)[:len(b)/size]
+}
+
+// bytesOf views a slice of fixed-size values as bytes (with the slice's
+// capacity, so that pooled buffers keep their size class).
+func bytesOf[T any](s []T) []byte {
+	var v T
+	size := int(unsafe.Sizeof(v))
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*size)[:len(s)*size]
 }

@@ -197,10 +197,14 @@ func (l *leafReader) pageBuffer(n int) []byte {
 	return l.pageBuf[:n]
 }
 
-// release returns the leaf's pooled page buffer.
+// release returns the leaf's pooled buffers.
 func (l *leafReader) release() {
 	putBytes(l.pageBuf)
-	l.pageBuf = nil
+	putBytes(bytesOf(l.idx))
+	if l.dict != nil {
+		l.dict.release()
+	}
+	l.pageBuf, l.idx, l.dict = nil, nil, nil
 }
 
 func (l *leafReader) readDictionary(p *rawPage) error {

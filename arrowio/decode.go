@@ -211,7 +211,8 @@ func (d *dictDecoder) start(src []byte, count int) error {
 
 func (d *dictDecoder) next(out *colOut, at, k int) error {
 	if cap(*d.idx) < k {
-		*d.idx = make([]uint32, k)
+		putBytes(bytesOf(*d.idx))
+		*d.idx = castBytes[uint32](getBytes(4 * k))
 	}
 	idx := (*d.idx)[:k]
 	if _, err := d.dec.DecodeUint32(idx); err != nil {

@@ -35,8 +35,12 @@ func newDictionary(t *target, enc footer.Encoding, count int, page []byte) (*dic
 		if err != nil {
 			return nil, err
 		}
-		d.values = make([]byte, count*t.width)
-		if err := putDecimals(d.values, t.width, offsets, data); err != nil {
+		d.values = getBytes(count * t.width)
+		err = putDecimals(d.values, t.width, offsets, data)
+		putBytes(data)
+		putBytes(bytesOf(offsets))
+		if err != nil {
+			d.release()
 			return nil, err
 		}
 	case t.kind == fixedTarget:
@@ -44,7 +48,7 @@ func newDictionary(t *target, enc footer.Encoding, count int, page []byte) (*dic
 		if t.physWidth == 0 || need/t.physWidth != count || need > len(page) {
 			return nil, errShortPage(fmt.Sprintf("dictionary of %d values of %d bytes", count, t.physWidth), need, len(page))
 		}
-		d.values = make([]byte, count*t.width)
+		d.values = getBytes(count * t.width)
 		if t.conv == nil {
 			copy(d.values, page[:need])
 		} else {
@@ -86,17 +90,28 @@ func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
 	return fmt.Errorf("%w: dictionary values read as %s", ErrUnsupported, d.t.typ)
 }
 
-// plainByteArrays decodes count PLAIN byte arrays from page into new
-// offsets and data.
+// plainByteArrays decodes count PLAIN byte arrays from page into offsets
+// and data from the byte pools (see release).
 func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 	if count > len(page)/4 {
 		return nil, nil, errShortPage(fmt.Sprintf("dictionary of %d byte arrays", count), 4*count, len(page))
 	}
-	offsets := make([]int32, count+1)
-	data := make([]byte, len(page)+16)
+	offsets := castBytes[int32](getBytes(4 * (count + 1)))
+	offsets[0] = 0
+	data := getBytes(len(page) + 16)
 	n, _, err := kernels.PlainByteArray(offsets, data, page)
 	if err != nil {
+		putBytes(bytesOf(offsets))
+		putBytes(data)
 		return nil, nil, err
 	}
 	return offsets, data[:n], nil
+}
+
+// release returns the dictionary's pooled buffers; it is not used again.
+func (d *dictionary) release() {
+	putBytes(d.values)
+	putBytes(bytesOf(d.offsets))
+	putBytes(d.data)
+	*d = dictionary{}
 }
