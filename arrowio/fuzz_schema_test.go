@@ -80,7 +80,7 @@ func fuzzElements(data []byte) []footer.SchemaElement {
 	elems := []footer.SchemaElement{rootEl(int32(next() % 6))}
 	for len(data) > 0 && len(elems) < 64 {
 		b := next()
-		e := footer.SchemaElement{Name: fuzzNames[int(next())%len(fuzzNames)], RepetitionType: footer.Some(footer.FieldRepetitionType(b >> 1 % 3))}
+		e := footer.SchemaElement{Name: fuzzNames[int(next())%len(fuzzNames)], RepetitionType: footer.Some(footer.FieldRepetitionType((b >> 1) % 3))}
 		if b&1 == 1 {
 			e.NumChildren = footer.Some(int32(next() % 4))
 		} else {

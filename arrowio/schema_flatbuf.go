@@ -167,8 +167,8 @@ func (v *fbVerifier) slot(pos uint64, s uint16) (uint64, bool, error) {
 	return pos + uint64(off), true, nil
 }
 
-// vector checks the vector whose offset is stored at at, of n elements of
-// size bytes, and returns where its elements start and how many there are.
+// vector checks the vector of size-byte elements whose offset is stored
+// at at, and returns where its elements start and how many there are.
 func (v *fbVerifier) vector(at uint64, size uint64) (uint64, uint64, error) {
 	start, err := v.ref(at)
 	if err != nil {

@@ -419,3 +419,22 @@ func BenchmarkSchemaPlan(b *testing.B) {
 		})
 	}
 }
+
+// TestGroupAnnotationMetadata checks that VARIANT and FILE groups, which
+// read as structs, keep their annotation in the field metadata next to the
+// field id.
+func TestGroupAnnotationMetadata(t *testing.T) {
+	variant := footer.LogicalType{Kind: footer.LogicalVariant, Variant: footer.VariantType{SpecificationVersion: footer.Some(int8(1))}}
+	p := testPlan(t, SchemaOptions{}, nil, rootEl(2),
+		groupEl("v", opt, 2, logical(variant), fieldID(4)), leafEl("metadata", req, footer.TypeByteArray), leafEl("value", req, footer.TypeByteArray),
+		groupEl("f", opt, 1, kind(footer.LogicalFile)), leafEl("uri", opt, footer.TypeByteArray, kind(footer.LogicalString)))
+	want := []arrow.Metadata{
+		arrow.NewMetadata([]string{FieldIDKey, LogicalTypeKey}, []string{"4", "VARIANT(1)"}),
+		arrow.NewMetadata([]string{LogicalTypeKey}, []string{"FILE"}),
+	}
+	for i, w := range want {
+		if f := p.schema.Field(i); f.Type.ID() != arrow.STRUCT || !f.Metadata.Equal(w) {
+			t.Errorf("field %d: %v %v, want a struct with %v", i, f.Type, f.Metadata, w)
+		}
+	}
+}
