@@ -1,7 +1,6 @@
 package arrowio
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -17,9 +16,6 @@ import (
 // once; pages are cut between mini-batches, as other writers cut them
 // between write batches of this size.
 const miniBatch = 1024
-
-// allValid is the validity bitmap of a mini-batch without nulls.
-var allValid = bytes.Repeat([]byte{0xff}, miniBatch/8)
 
 // valueWriter is the typed half of a column writer: it turns the physical
 // values of one leaf into encoded page values, keeps the dictionary and
@@ -76,8 +72,7 @@ type columnWriter struct {
 	comp  *compressor // the compressor of the goroutine encoding the chunk
 
 	// The page being filled.
-	defEnc    kernels.RLEEncoder
-	defBuf    []byte
+	defs      defBitmap
 	levels    int // level entries (slots, nulls included)
 	pageNulls int
 
@@ -133,10 +128,7 @@ func (c *columnWriter) startChunk() {
 // startPage begins a new data page.
 func (c *columnWriter) startPage() {
 	c.levels, c.pageNulls = 0, 0
-	if c.node.MaxDef > 0 {
-		// Width 1 is all a flat column needs; Reset only fails above 32.
-		_ = c.defEnc.Reset(c.defBuf[:0], 1)
-	}
+	c.defs.reset()
 }
 
 // writeFlat writes slots [lo, hi) of arr, the Arrow array of a flat
@@ -165,12 +157,10 @@ func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
 		}
 		nonNull := j - i
 		if c.node.MaxDef > 0 {
-			bm, at := allValid, 0
 			if valid != nil {
-				bm, at = valid, voff+i
-				nonNull, _ = kernels.CountSetBits(valid, at, j-i)
+				nonNull, _ = kernels.CountSetBits(valid, voff+i, j-i)
 			}
-			if err := c.defEnc.PutBitmap(bm, at, j-i); err != nil {
+			if err := c.defs.add(valid, voff+i, j-i); err != nil {
 				return fmt.Errorf("column %q: %w", c.path, err)
 			}
 			c.defHist[0] += int64(j - i - nonNull)
@@ -222,13 +212,16 @@ func (c *columnWriter) flushPage() error {
 	body := c.body[:0]
 	levels := 0
 	if c.node.MaxDef > 0 {
-		defs := c.defEnc.Flush()
-		c.defBuf = defs
+		at := len(body)
 		if c.set.pageVersion == PageV1 {
-			body = binary.LittleEndian.AppendUint32(body, uint32(len(defs)))
+			body = append(body, 0, 0, 0, 0)
 		}
-		body = append(body, defs...)
-		levels = len(defs)
+		body = c.defs.appendRLE(body)
+		levels = len(body) - at
+		if c.set.pageVersion == PageV1 {
+			levels -= 4
+			binary.LittleEndian.PutUint32(body[at:], uint32(levels))
+		}
 	}
 	body, enc, err := c.vals.flushPage(body, st)
 	c.body = body

@@ -23,7 +23,6 @@ type bytesWriter[O kernels.Offset] struct {
 	truncate    int
 	dictOn      bool
 	dict        bytesDict
-	rle         kernels.RLEEncoder
 
 	offs  []O // the bound slots: value i is data[offs[i]:offs[i+1]]
 	data  []byte
@@ -166,7 +165,7 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	w.chunk.merge(&w.page, w.order)
 	w.page.reset()
 	if w.dictOn {
-		dst, err := appendIndices(&w.rle, dst, w.idx)
+		dst, err := appendIndices(dst, w.idx)
 		w.idx = w.idx[:0]
 		return dst, footer.EncodingRLEDictionary, err
 	}

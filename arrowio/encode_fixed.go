@@ -74,7 +74,6 @@ type fixedWriter[T fixedValue, U uint32 | uint64] struct {
 	fallbackEnc footer.Encoding
 	dictOn      bool
 	dict        fixedDict[U]
-	rle         kernels.RLEEncoder
 
 	slots []T      // the bound slots
 	conv  []T      // converted or gathered slots
@@ -153,7 +152,7 @@ func (w *fixedWriter[T, U]) flushPage(dst []byte, st *footer.Statistics) ([]byte
 	w.chunk.merge(&w.page, w.order)
 	w.page = fixedStats[T]{}
 	if w.dictOn {
-		dst, err := appendIndices(&w.rle, dst, w.idx)
+		dst, err := appendIndices(dst, w.idx)
 		w.idx = w.idx[:0]
 		return dst, footer.EncodingRLEDictionary, err
 	}

@@ -22,7 +22,6 @@ type flbaWriter struct {
 	truncate    int
 	dictOn      bool
 	dict        bytesDict
-	rle         kernels.RLEEncoder
 
 	slots []byte   // the bound slots
 	conv  []byte   // converted or gathered slots
@@ -114,7 +113,7 @@ func (w *flbaWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, foote
 	w.chunk.merge(&w.page, w.order)
 	w.page.reset()
 	if w.dictOn {
-		dst, err := appendIndices(&w.rle, dst, w.idx)
+		dst, err := appendIndices(dst, w.idx)
 		w.idx = w.idx[:0]
 		return dst, footer.EncodingRLEDictionary, err
 	}
