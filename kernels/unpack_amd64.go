@@ -14,21 +14,16 @@ func init() {
 	}
 }
 
-// unpack32AVX2 unpacks whole blocks with AVX2, those near the end of src
-// from a padded copy, and the last partial block with the portable twin.
+// unpack32AVX2 unpacks every whole block with AVX2 and the last partial
+// block (or all of a src too short for the kernel's load window) with the
+// portable twin.
 func unpack32AVX2(dst []uint32, src []byte, width uint) {
 	n := asm.Unpack32AVX2(dst, src, width)
-	var pad [2 * padWindow]byte
-	dst, src, m := padRest(dst, src, n, width, pad[:])
-	n = asm.Unpack32AVX2(dst[:m], pad[:], width)
 	unpackGeneric(dst[n:], src[uint(n)/8*width:], width)
 }
 
 // unpack64AVX2 is unpack32AVX2 for uint64 values.
 func unpack64AVX2(dst []uint64, src []byte, width uint) {
 	n := asm.Unpack64AVX2(dst, src, width)
-	var pad [2 * padWindow]byte
-	dst, src, m := padRest(dst, src, n, width, pad[:])
-	n = asm.Unpack64AVX2(dst[:m], pad[:], width)
 	unpack64Generic(dst[n:], src[uint(n)/8*width:], width)
 }

@@ -5,19 +5,19 @@
 package asm
 
 // Unpack32AVX2 unpacks whole 8-value blocks of width-bit values (LSB
-// first) from src into dst, as many as fit in len(dst) and can be read
-// without loading past the end of src (a block may be read up to 16
-// bytes past its middle), and returns how many values it wrote, a
-// multiple of 8. It writes nothing unless 1 <= width <= 32.
+// first) from src into dst, as many as fit in len(dst) and have their
+// bytes in src, and returns how many values it wrote, a multiple of 8.
+// It never reads outside src; when len(src) < 16 it may stop early. It
+// writes nothing unless 1 <= width <= 32.
 //
 //go:noescape
 func Unpack32AVX2(dst []uint32, src []byte, width uint) int
 
 // Unpack64AVX2 unpacks whole 8-value blocks of width-bit values (LSB
-// first) from src into dst, as many as fit in len(dst) and can be read
-// without loading past the end of src (a block may be read up to 16
-// bytes past its last quarter), and returns how many values it wrote,
-// a multiple of 8. It writes nothing unless 1 <= width <= 64.
+// first) from src into dst, as many as fit in len(dst) and have their
+// bytes in src, and returns how many values it wrote, a multiple of 8.
+// It never reads outside src; when len(src) < 16 it may stop early. It
+// writes nothing unless 1 <= width <= 64.
 //
 //go:noescape
 func Unpack64AVX2(dst []uint64, src []byte, width uint) int

@@ -395,7 +395,7 @@ DATA unpack32Shift<>+1016(SB)/8, $0x0000000000000000
 GLOBL unpack32Shift<>(SB), RODATA|NOPTR, $1024
 
 // func Unpack32AVX2(dst []uint32, src []byte, width uint) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, CMOV, SSE2
 TEXT ·Unpack32AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), AX
 	MOVQ dst_len+8(FP), CX
@@ -485,36 +485,45 @@ narrow4:
 	JLS         narrow4
 
 narrow4_end:
-	MOVQ CX, DI
-	SUBQ AX, DI
-	CMPQ DI, $0x00000020
-	JB   narrow1_end
-	XORQ R9, R9
-	ADDQ R8, R9
-	ADDQ $0x10, R9
-	MOVQ BX, DI
-	SUBQ DX, DI
-	CMPQ DI, R9
-	JB   narrow1_end
-	LEAQ -32(CX), CX
-	SUBQ R9, BX
+	MOVQ src_base+24(FP), DI
+	MOVQ BX, R9
+	SUBQ DI, R9
+	CMPQ R9, $0x10
+	JB   done
+	LEAQ -16(BX), DI
 
-narrow1:
-	VMOVDQU     (DX), X7
-	VINSERTI128 $0x01, (DX)(R8*1), Y7, Y7
-	VPSHUFB     Y0, Y7, Y7
-	VPSRLVD     Y1, Y7, Y7
-	VPAND       Y2, Y7, Y7
-	VMOVDQU     Y7, (AX)
-	ADDQ        SI, DX
-	ADDQ        $0x00000020, AX
-	CMPQ        AX, CX
-	JHI         narrow1_end
-	CMPQ        DX, BX
-	JLS         narrow1
-
-narrow1_end:
-	JMP done
+narrow_tail:
+	CMPQ         AX, CX
+	JAE          done
+	MOVQ         BX, R9
+	SUBQ         DX, R9
+	CMPQ         R9, SI
+	JB           done
+	MOVQ         DX, R9
+	MOVQ         R9, R10
+	CMPQ         R9, DI
+	CMOVQHI      DI, R9
+	SUBQ         R9, R10
+	MOVQ         R10, X3
+	LEAQ         (DX)(R8*1), R10
+	MOVQ         R10, R11
+	CMPQ         R10, DI
+	CMOVQHI      DI, R10
+	SUBQ         R10, R11
+	MOVQ         R11, X4
+	VMOVDQU      (R9), X7
+	VINSERTI128  $0x01, (R10), Y7, Y7
+	VPBROADCASTB X3, Y3
+	VPBROADCASTB X4, X4
+	VINSERTI128  $0x01, X4, Y3, Y3
+	VPADDB       Y0, Y3, Y3
+	VPSHUFB      Y3, Y7, Y7
+	VPSRLVD      Y1, Y7, Y7
+	VPAND        Y2, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	ADDQ         SI, DX
+	ADDQ         $0x00000020, AX
+	JMP          narrow_tail
 
 wide:
 	// Some values span 5 bytes: a second shuffle fetches the fifth byte.
@@ -586,39 +595,49 @@ wide4:
 	JLS         wide4
 
 wide4_end:
-	MOVQ CX, DI
-	SUBQ AX, DI
-	CMPQ DI, $0x00000020
-	JB   wide1_end
-	XORQ R9, R9
-	ADDQ R8, R9
-	ADDQ $0x10, R9
-	MOVQ BX, DI
-	SUBQ DX, DI
-	CMPQ DI, R9
-	JB   wide1_end
-	LEAQ -32(CX), CX
-	SUBQ R9, BX
+	MOVQ src_base+24(FP), DI
+	MOVQ BX, R9
+	SUBQ DI, R9
+	CMPQ R9, $0x10
+	JB   done
+	LEAQ -16(BX), DI
 
-wide1:
-	VMOVDQU     (DX), X10
-	VINSERTI128 $0x01, (DX)(R8*1), Y10, Y10
-	VPSHUFB     Y3, Y10, Y5
-	VPSLLVD     Y4, Y5, Y5
-	VPSHUFB     Y0, Y10, Y10
-	VPSRLVD     Y1, Y10, Y10
-	VPOR        Y5, Y10, Y10
-	VPAND       Y2, Y10, Y10
-	VMOVDQU     Y10, (AX)
-	ADDQ        SI, DX
-	ADDQ        $0x00000020, AX
-	CMPQ        AX, CX
-	JHI         wide1_end
-	CMPQ        DX, BX
-	JLS         wide1
-
-wide1_end:
-	JMP done
+wide_tail:
+	CMPQ         AX, CX
+	JAE          done
+	MOVQ         BX, R9
+	SUBQ         DX, R9
+	CMPQ         R9, SI
+	JB           done
+	MOVQ         DX, R9
+	MOVQ         R9, R10
+	CMPQ         R9, DI
+	CMOVQHI      DI, R9
+	SUBQ         R9, R10
+	MOVQ         R10, X5
+	LEAQ         (DX)(R8*1), R10
+	MOVQ         R10, R11
+	CMPQ         R10, DI
+	CMOVQHI      DI, R10
+	SUBQ         R10, R11
+	MOVQ         R11, X6
+	VMOVDQU      (R9), X10
+	VINSERTI128  $0x01, (R10), Y10, Y10
+	VPBROADCASTB X5, Y5
+	VPBROADCASTB X6, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPADDB       Y0, Y5, Y6
+	VPADDB       Y3, Y5, Y5
+	VPSHUFB      Y5, Y10, Y5
+	VPSLLVD      Y4, Y5, Y5
+	VPSHUFB      Y6, Y10, Y10
+	VPSRLVD      Y1, Y10, Y10
+	VPOR         Y5, Y10, Y10
+	VPAND        Y2, Y10, Y10
+	VMOVDQU      Y10, (AX)
+	ADDQ         SI, DX
+	ADDQ         $0x00000020, AX
+	JMP          wide_tail
 
 bcast:
 	// A block fits in 16 bytes: one broadcast load feeds both lanes.
@@ -666,34 +685,36 @@ bcast4:
 	JLS            bcast4
 
 bcast4_end:
-	MOVQ CX, DI
-	SUBQ AX, DI
-	CMPQ DI, $0x00000020
-	JB   bcast1_end
-	XORQ R8, R8
-	ADDQ $0x10, R8
-	MOVQ BX, DI
-	SUBQ DX, DI
-	CMPQ DI, R8
-	JB   bcast1_end
-	LEAQ -32(CX), CX
-	SUBQ R8, BX
+	MOVQ src_base+24(FP), DI
+	MOVQ BX, R8
+	SUBQ DI, R8
+	CMPQ R8, $0x10
+	JB   done
+	LEAQ -16(BX), DI
 
-bcast1:
-	VBROADCASTI128 (DX), Y3
-	VPSHUFB        Y0, Y3, Y3
-	VPSRLVD        Y1, Y3, Y3
-	VPAND          Y2, Y3, Y3
-	VMOVDQU        Y3, (AX)
+bcast_tail:
+	CMPQ           AX, CX
+	JAE            done
+	MOVQ           BX, R8
+	SUBQ           DX, R8
+	CMPQ           R8, SI
+	JB             done
+	MOVQ           DX, R8
+	MOVQ           R8, R9
+	CMPQ           R8, DI
+	CMOVQHI        DI, R8
+	SUBQ           R8, R9
+	MOVQ           R9, X3
+	VBROADCASTI128 (R8), Y4
+	VPBROADCASTB   X3, Y3
+	VPADDB         Y0, Y3, Y3
+	VPSHUFB        Y3, Y4, Y4
+	VPSRLVD        Y1, Y4, Y4
+	VPAND          Y2, Y4, Y4
+	VMOVDQU        Y4, (AX)
 	ADDQ           SI, DX
 	ADDQ           $0x00000020, AX
-	CMPQ           AX, CX
-	JHI            bcast1_end
-	CMPQ           DX, BX
-	JLS            bcast1
-
-bcast1_end:
-	JMP done
+	JMP            bcast_tail
 
 copy:
 	MOVQ CX, SI
@@ -2417,7 +2438,7 @@ DATA unpack64Shift<>+4088(SB)/8, $0x0000000000000000
 GLOBL unpack64Shift<>(SB), RODATA|NOPTR, $4096
 
 // func Unpack64AVX2(dst []uint64, src []byte, width uint) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, CMOV, SSE2
 TEXT ·Unpack64AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), AX
 	MOVQ dst_len+8(FP), CX
@@ -2518,42 +2539,67 @@ narrow2:
 	JLS         narrow2
 
 narrow2_end:
-	MOVQ CX, DI
-	SUBQ AX, DI
-	CMPQ DI, $0x00000040
-	JB   narrow1_end
-	XORQ R11, R11
-	ADDQ R10, R11
-	ADDQ $0x10, R11
-	MOVQ BX, DI
-	SUBQ DX, DI
-	CMPQ DI, R11
-	JB   narrow1_end
-	LEAQ -64(CX), CX
-	SUBQ R11, BX
+	MOVQ src_base+24(FP), DI
+	MOVQ BX, R11
+	SUBQ DI, R11
+	CMPQ R11, $0x10
+	JB   done
+	LEAQ -16(BX), DI
 
-narrow1:
-	VMOVDQU     (DX), X9
-	VINSERTI128 $0x01, (DX)(R8*1), Y9, Y9
-	VPSHUFB     Y0, Y9, Y9
-	VPSRLVQ     Y1, Y9, Y9
-	VPAND       Y4, Y9, Y9
-	VMOVDQU     Y9, (AX)
-	VMOVDQU     (DX)(R9*1), X10
-	VINSERTI128 $0x01, (DX)(R10*1), Y10, Y10
-	VPSHUFB     Y2, Y10, Y10
-	VPSRLVQ     Y3, Y10, Y10
-	VPAND       Y4, Y10, Y10
-	VMOVDQU     Y10, 32(AX)
-	ADDQ        SI, DX
-	ADDQ        $0x00000040, AX
-	CMPQ        AX, CX
-	JHI         narrow1_end
-	CMPQ        DX, BX
-	JLS         narrow1
-
-narrow1_end:
-	JMP done
+narrow_tail:
+	CMPQ         AX, CX
+	JAE          done
+	MOVQ         BX, R11
+	SUBQ         DX, R11
+	CMPQ         R11, SI
+	JB           done
+	MOVQ         DX, R11
+	MOVQ         R11, R12
+	CMPQ         R11, DI
+	CMOVQHI      DI, R11
+	SUBQ         R11, R12
+	MOVQ         R12, X7
+	LEAQ         (DX)(R8*1), R12
+	MOVQ         R12, R13
+	CMPQ         R12, DI
+	CMOVQHI      DI, R12
+	SUBQ         R12, R13
+	MOVQ         R13, X8
+	LEAQ         (DX)(R9*1), R13
+	MOVQ         R13, R14
+	CMPQ         R13, DI
+	CMOVQHI      DI, R13
+	SUBQ         R13, R14
+	MOVQ         R14, X5
+	LEAQ         (DX)(R10*1), R14
+	MOVQ         R14, R15
+	CMPQ         R14, DI
+	CMOVQHI      DI, R14
+	SUBQ         R14, R15
+	MOVQ         R15, X6
+	VMOVDQU      (R11), X9
+	VINSERTI128  $0x01, (R12), Y9, Y9
+	VPBROADCASTB X7, Y7
+	VPBROADCASTB X8, X8
+	VINSERTI128  $0x01, X8, Y7, Y7
+	VPADDB       Y0, Y7, Y7
+	VPSHUFB      Y7, Y9, Y9
+	VPSRLVQ      Y1, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VMOVDQU      Y9, (AX)
+	VMOVDQU      (R13), X10
+	VINSERTI128  $0x01, (R14), Y10, Y10
+	VPBROADCASTB X5, Y5
+	VPBROADCASTB X6, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPADDB       Y2, Y5, Y5
+	VPSHUFB      Y5, Y10, Y10
+	VPSRLVQ      Y3, Y10, Y10
+	VPAND        Y4, Y10, Y10
+	VMOVDQU      Y10, 32(AX)
+	ADDQ         SI, DX
+	ADDQ         $0x00000040, AX
+	JMP          narrow_tail
 
 wide:
 	// Some values span 9 bytes: a second shuffle fetches the ninth byte.
@@ -2580,8 +2626,9 @@ wide:
 	SUBQ         DX, DI
 	CMPQ         DI, R11
 	JB           wide1_end
-	LEAQ         -64(CX), CX
-	SUBQ         R11, BX
+	LEAQ         -64(CX), DI
+	MOVQ         BX, R12
+	SUBQ         R11, R12
 
 wide1:
 	VMOVDQU     (DX), X9
@@ -2604,13 +2651,81 @@ wide1:
 	VMOVDQU     Y11, 32(AX)
 	ADDQ        SI, DX
 	ADDQ        $0x00000040, AX
-	CMPQ        AX, CX
+	CMPQ        AX, DI
 	JHI         wide1_end
-	CMPQ        DX, BX
+	CMPQ        DX, R12
 	JLS         wide1
 
 wide1_end:
-	JMP done
+	MOVQ src_base+24(FP), DI
+	MOVQ BX, R11
+	SUBQ DI, R11
+	CMPQ R11, $0x10
+	JB   done
+	LEAQ -16(BX), DI
+
+wide_tail:
+	CMPQ         AX, CX
+	JAE          done
+	MOVQ         BX, R11
+	SUBQ         DX, R11
+	CMPQ         R11, SI
+	JB           done
+	MOVQ         DX, R11
+	MOVQ         R11, R12
+	CMPQ         R11, DI
+	CMOVQHI      DI, R11
+	SUBQ         R11, R12
+	MOVQ         R12, X11
+	LEAQ         (DX)(R8*1), R12
+	MOVQ         R12, R13
+	CMPQ         R12, DI
+	CMOVQHI      DI, R12
+	SUBQ         R12, R13
+	MOVQ         R13, X13
+	LEAQ         (DX)(R9*1), R13
+	MOVQ         R13, R14
+	CMPQ         R13, DI
+	CMOVQHI      DI, R13
+	SUBQ         R13, R14
+	MOVQ         R14, X9
+	LEAQ         (DX)(R10*1), R14
+	MOVQ         R14, R15
+	CMPQ         R14, DI
+	CMOVQHI      DI, R14
+	SUBQ         R14, R15
+	MOVQ         R15, X10
+	VMOVDQU      (R11), X12
+	VINSERTI128  $0x01, (R12), Y12, Y12
+	VPBROADCASTB X11, Y11
+	VPBROADCASTB X13, X13
+	VINSERTI128  $0x01, X13, Y11, Y11
+	VPADDB       Y0, Y11, Y14
+	VPADDB       Y5, Y11, Y11
+	VPSHUFB      Y11, Y12, Y11
+	VPSLLVQ      Y6, Y11, Y11
+	VPSHUFB      Y14, Y12, Y12
+	VPSRLVQ      Y1, Y12, Y12
+	VPOR         Y11, Y12, Y12
+	VPAND        Y4, Y12, Y12
+	VMOVDQU      Y12, (AX)
+	VMOVDQU      (R13), X13
+	VINSERTI128  $0x01, (R14), Y13, Y13
+	VPBROADCASTB X9, Y9
+	VPBROADCASTB X10, X10
+	VINSERTI128  $0x01, X10, Y9, Y9
+	VPADDB       Y2, Y9, Y10
+	VPADDB       Y7, Y9, Y9
+	VPSHUFB      Y9, Y13, Y9
+	VPSLLVQ      Y8, Y9, Y9
+	VPSHUFB      Y10, Y13, Y13
+	VPSRLVQ      Y3, Y13, Y13
+	VPOR         Y9, Y13, Y13
+	VPAND        Y4, Y13, Y13
+	VMOVDQU      Y13, 32(AX)
+	ADDQ         SI, DX
+	ADDQ         $0x00000040, AX
+	JMP          wide_tail
 
 bcast:
 	// Values 0..3 fit in 16 bytes from the block start, 4..7 from byte w/2:
@@ -2660,40 +2775,49 @@ bcast2:
 	JLS            bcast2
 
 bcast2_end:
-	MOVQ CX, DI
-	SUBQ AX, DI
-	CMPQ DI, $0x00000040
-	JB   bcast1_end
-	XORQ R8, R8
-	ADDQ R9, R8
-	ADDQ $0x10, R8
-	MOVQ BX, DI
-	SUBQ DX, DI
-	CMPQ DI, R8
-	JB   bcast1_end
-	LEAQ -64(CX), CX
-	SUBQ R8, BX
+	MOVQ src_base+24(FP), DI
+	MOVQ BX, R8
+	SUBQ DI, R8
+	CMPQ R8, $0x10
+	JB   done
+	LEAQ -16(BX), DI
 
-bcast1:
-	VBROADCASTI128 (DX), Y5
-	VBROADCASTI128 (DX)(R9*1), Y6
-	VPSHUFB        Y0, Y5, Y5
-	VPSRLVQ        Y1, Y5, Y5
-	VPAND          Y4, Y5, Y5
-	VPSHUFB        Y2, Y6, Y6
-	VPSRLVQ        Y3, Y6, Y6
-	VPAND          Y4, Y6, Y6
-	VMOVDQU        Y5, (AX)
-	VMOVDQU        Y6, 32(AX)
+bcast_tail:
+	CMPQ           AX, CX
+	JAE            done
+	MOVQ           BX, R8
+	SUBQ           DX, R8
+	CMPQ           R8, SI
+	JB             done
+	MOVQ           DX, R8
+	MOVQ           R8, R10
+	CMPQ           R8, DI
+	CMOVQHI        DI, R8
+	SUBQ           R8, R10
+	MOVQ           R10, X5
+	LEAQ           (DX)(R9*1), R10
+	MOVQ           R10, R11
+	CMPQ           R10, DI
+	CMOVQHI        DI, R10
+	SUBQ           R10, R11
+	MOVQ           R11, X6
+	VBROADCASTI128 (R8), Y7
+	VBROADCASTI128 (R10), Y8
+	VPBROADCASTB   X5, Y5
+	VPADDB         Y0, Y5, Y5
+	VPSHUFB        Y5, Y7, Y7
+	VPSRLVQ        Y1, Y7, Y7
+	VPAND          Y4, Y7, Y7
+	VPBROADCASTB   X6, Y5
+	VPADDB         Y2, Y5, Y5
+	VPSHUFB        Y5, Y8, Y8
+	VPSRLVQ        Y3, Y8, Y8
+	VPAND          Y4, Y8, Y8
+	VMOVDQU        Y7, (AX)
+	VMOVDQU        Y8, 32(AX)
 	ADDQ           SI, DX
 	ADDQ           $0x00000040, AX
-	CMPQ           AX, CX
-	JHI            bcast1_end
-	CMPQ           DX, BX
-	JLS            bcast1
-
-bcast1_end:
-	JMP done
+	JMP            bcast_tail
 
 copy:
 	MOVQ CX, SI

@@ -10,6 +10,13 @@
 // that byte from a second TBL, shifted left into place (widths flagged in
 // ·unpackWideNEON).
 //
+// Blocks whose window would cross the end of src are done by a tail loop
+// that loads the window ending exactly at the end of src and raises the TBL
+// indices by how far the window moved back (kept in the index registers,
+// growing by w per block; indices marked out of range stay out of range).
+// The tail uses the two-TBL path for every width: for values that fit, the
+// second TBL yields zeros. It needs len(src) >= the window size.
+//
 // The Go assembler has no USHL (register) mnemonic, so it is encoded by hand:
 //   USHL Vd.4S, Vn.4S, Vm.4S = 0x6ea04400 | m<<16 | n<<5 | d
 //   USHL Vd.2D, Vn.2D, Vm.2D = 0x6ee04400 | m<<16 | n<<5 | d
@@ -47,7 +54,7 @@ narrow32:
 	CMP  $8, R1
 	BLT  done32
 	CMP  $32, R3
-	BLT  done32
+	BLT  tail32
 	VLD1 (R2), [V0.B16, V1.B16]
 	VTBL V4.B16, [V0.B16, V1.B16], V2.B16
 	VTBL V5.B16, [V0.B16, V1.B16], V3.B16
@@ -65,7 +72,7 @@ wide32:
 	CMP  $8, R1
 	BLT  done32
 	CMP  $32, R3
-	BLT  done32
+	BLT  tail32
 	VLD1 (R2), [V0.B16, V1.B16]
 	VTBL V4.B16, [V0.B16, V1.B16], V2.B16
 	VTBL V5.B16, [V0.B16, V1.B16], V3.B16
@@ -84,6 +91,48 @@ wide32:
 	SUB  R4, R3, R3
 	SUB  $8, R1, R1
 	B    wide32
+
+tail32:
+	MOVD src_len+32(FP), R10
+	CMP  $32, R10
+	BLT  done32
+	MOVD $32, R11
+	SUB  R3, R11, R11
+	VDUP R11, V24.B16
+	VDUP R4, V23.B16
+	VADD V24.B16, V4.B16, V4.B16
+	VADD V24.B16, V5.B16, V5.B16
+	VADD V24.B16, V6.B16, V6.B16
+	VADD V24.B16, V7.B16, V7.B16
+	ADD  R3, R2, R12
+	SUB  $32, R12, R12
+
+tail32loop:
+	CMP  $8, R1
+	BLT  done32
+	CMP  R4, R3
+	BLT  done32
+	VLD1 (R12), [V0.B16, V1.B16]
+	VTBL V4.B16, [V0.B16, V1.B16], V2.B16
+	VTBL V5.B16, [V0.B16, V1.B16], V3.B16
+	VTBL V6.B16, [V0.B16, V1.B16], V21.B16
+	VTBL V7.B16, [V0.B16, V1.B16], V22.B16
+	WORD $0x6eb04442 // USHL V2.4S, V2.4S, V16.4S
+	WORD $0x6eb14463 // USHL V3.4S, V3.4S, V17.4S
+	WORD $0x6eb246b5 // USHL V21.4S, V21.4S, V18.4S
+	WORD $0x6eb346d6 // USHL V22.4S, V22.4S, V19.4S
+	VORR V21.B16, V2.B16, V2.B16
+	VORR V22.B16, V3.B16, V3.B16
+	VAND V20.B16, V2.B16, V2.B16
+	VAND V20.B16, V3.B16, V3.B16
+	VST1.P [V2.S4, V3.S4], 32(R0)
+	VADD V23.B16, V4.B16, V4.B16
+	VADD V23.B16, V5.B16, V5.B16
+	VADD V23.B16, V6.B16, V6.B16
+	VADD V23.B16, V7.B16, V7.B16
+	SUB  R4, R3, R3
+	SUB  $8, R1, R1
+	B    tail32loop
 
 done32:
 	SUB  R1, R9, R9
@@ -130,7 +179,7 @@ narrow64:
 	CMP  $8, R1
 	BLT  done64
 	CMP  $64, R3
-	BLT  done64
+	BLT  tail64
 	VLD1 (R2), [V0.B16, V1.B16, V2.B16, V3.B16]
 	VTBL V12.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V4.B16
 	VTBL V13.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V5.B16
@@ -154,7 +203,7 @@ wide64:
 	CMP  $8, R1
 	BLT  done64
 	CMP  $64, R3
-	BLT  done64
+	BLT  tail64
 	VLD1 (R2), [V0.B16, V1.B16, V2.B16, V3.B16]
 	VTBL V12.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V4.B16
 	VTBL V13.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V5.B16
@@ -185,6 +234,68 @@ wide64:
 	SUB  R4, R3, R3
 	SUB  $8, R1, R1
 	B    wide64
+
+tail64:
+	MOVD src_len+32(FP), R10
+	CMP  $64, R10
+	BLT  done64
+	MOVD $64, R11
+	SUB  R3, R11, R11
+	VDUP R11, V29.B16
+	VDUP R4, V30.B16
+	VADD V29.B16, V12.B16, V12.B16
+	VADD V29.B16, V13.B16, V13.B16
+	VADD V29.B16, V14.B16, V14.B16
+	VADD V29.B16, V15.B16, V15.B16
+	VADD V29.B16, V16.B16, V16.B16
+	VADD V29.B16, V17.B16, V17.B16
+	VADD V29.B16, V18.B16, V18.B16
+	VADD V29.B16, V19.B16, V19.B16
+	ADD  R3, R2, R12
+	SUB  $64, R12, R12
+
+tail64loop:
+	CMP  $8, R1
+	BLT  done64
+	CMP  R4, R3
+	BLT  done64
+	VLD1 (R12), [V0.B16, V1.B16, V2.B16, V3.B16]
+	VTBL V12.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V4.B16
+	VTBL V13.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V5.B16
+	VTBL V14.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V6.B16
+	VTBL V15.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V7.B16
+	VTBL V16.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V8.B16
+	VTBL V17.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V9.B16
+	VTBL V18.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V10.B16
+	VTBL V19.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V11.B16
+	WORD $0x6ef44484 // USHL V4.2D, V4.2D, V20.2D
+	WORD $0x6ef544a5 // USHL V5.2D, V5.2D, V21.2D
+	WORD $0x6ef644c6 // USHL V6.2D, V6.2D, V22.2D
+	WORD $0x6ef744e7 // USHL V7.2D, V7.2D, V23.2D
+	WORD $0x6ef84508 // USHL V8.2D, V8.2D, V24.2D
+	WORD $0x6ef94529 // USHL V9.2D, V9.2D, V25.2D
+	WORD $0x6efa454a // USHL V10.2D, V10.2D, V26.2D
+	WORD $0x6efb456b // USHL V11.2D, V11.2D, V27.2D
+	VORR V8.B16, V4.B16, V4.B16
+	VORR V9.B16, V5.B16, V5.B16
+	VORR V10.B16, V6.B16, V6.B16
+	VORR V11.B16, V7.B16, V7.B16
+	VAND V28.B16, V4.B16, V4.B16
+	VAND V28.B16, V5.B16, V5.B16
+	VAND V28.B16, V6.B16, V6.B16
+	VAND V28.B16, V7.B16, V7.B16
+	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R0)
+	VADD V30.B16, V12.B16, V12.B16
+	VADD V30.B16, V13.B16, V13.B16
+	VADD V30.B16, V14.B16, V14.B16
+	VADD V30.B16, V15.B16, V15.B16
+	VADD V30.B16, V16.B16, V16.B16
+	VADD V30.B16, V17.B16, V17.B16
+	VADD V30.B16, V18.B16, V18.B16
+	VADD V30.B16, V19.B16, V19.B16
+	SUB  R4, R3, R3
+	SUB  $8, R1, R1
+	B    tail64loop
 
 done64:
 	SUB  R1, R9, R9

@@ -155,7 +155,8 @@ func (k kernel) loop(name string, unroll, out int, need func() reg.Register, adv
 }
 
 // constLoops emits the loops of a fixed-width mode whose blocks read
-// exactly stride bytes: 4 blocks per iteration, then one.
+// exactly stride bytes, so no block needs a tail: 4 blocks per iteration,
+// then one; then it jumps to done.
 func (k kernel) constLoops(name string, stride, out int, body func(src Mem, dst Mem)) {
 	for _, u := range []int{4, 1} {
 		k.loop(fmt.Sprintf("%s%d", name, u), u, out,
@@ -164,6 +165,74 @@ func (k kernel) constLoops(name string, stride, out int, body func(src Mem, dst 
 			func(i int) { body(Mem{Base: k.src, Disp: i * stride}, Mem{Base: k.dst, Disp: i * out}) })
 	}
 	JMP(LabelRef("done"))
+}
+
+// tail emits the loop for the blocks the main loop leaves because a load
+// window would cross the end of src: each of their 16-byte windows is moved
+// back to end at the end of src (body gets lim = end-16 for clamp) and the
+// shuffles shifted to match. It needs len(src) >= 16 and stops before a block
+// whose bytes are not all in src; then it jumps to done.
+func (k kernel) tail(name string, out int, body func(lim reg.Register)) {
+	start := Load(Param("src").Base(), GP64())
+	t := GP64()
+	MOVQ(k.end, t)
+	SUBQ(start, t)
+	CMPQ(t, Imm(16))
+	JB(LabelRef("done"))
+	lim := GP64()
+	LEAQ(Mem{Base: k.end, Disp: -16}, lim)
+	Label(name)
+	CMPQ(k.dst, k.dstEnd)
+	JAE(LabelRef("done"))
+	MOVQ(k.end, t)
+	SUBQ(k.src, t)
+	CMPQ(t, k.w)
+	JB(LabelRef("done"))
+	body(lim)
+	ADDQ(k.w, k.src)
+	ADDQ(U32(out), k.dst)
+	JMP(LabelRef(name))
+}
+
+// clamp returns the start of the 16-byte window for data at src+off (off nil:
+// at src), moved back to lim when it would start past it, and an XMM whose
+// low byte holds how far it moved.
+func clamp(src, off, lim reg.Register) (reg.GPVirtual, reg.VecVirtual) {
+	a, d := GP64(), GP64()
+	if off == nil {
+		MOVQ(src, a)
+	} else {
+		LEAQ(Mem{Base: src, Index: off, Scale: 1}, a)
+	}
+	MOVQ(a, d)
+	CMPQ(a, lim)
+	CMOVQHI(lim, a)
+	SUBQ(a, d)
+	x := XMM()
+	MOVQ(d, x)
+	return a, x
+}
+
+// shifted returns sh with its byte shuffles raised by k0 in lane 0 and k1 in
+// lane 1 (k1 nil: k0 in both), for windows that clamp moved back. Indices
+// with the zeroing bit set keep it, as a move is at most 15.
+func (sh shuffle) shifted(k0, k1 reg.VecVirtual) shuffle {
+	d := YMM()
+	VPBROADCASTB(k0, d)
+	if k1 != nil {
+		x := XMM()
+		VPBROADCASTB(k1, x)
+		VINSERTI128(Imm(1), x, d, d)
+	}
+	a := YMM()
+	VPADDB(sh.a, d, a)
+	if sh.b != nil {
+		b := YMM()
+		VPADDB(sh.b, d, b)
+		sh.b = b
+	}
+	sh.a = a
+	return sh
 }
 
 // shuffle holds the per-width constants of the shuffle modes.
@@ -260,10 +329,10 @@ func unpack32(shufA, shufB, shift Mem) {
 	TEXT("Unpack32AVX2", NOSPLIT, "func(dst []uint32, src []byte, width uint) int")
 	Pragma("noescape")
 	Doc("Unpack32AVX2 unpacks whole 8-value blocks of width-bit values (LSB",
-		"first) from src into dst, as many as fit in len(dst) and can be read",
-		"without loading past the end of src (a block may be read up to 16",
-		"bytes past its middle), and returns how many values it wrote, a",
-		"multiple of 8. It writes nothing unless 1 <= width <= 32.")
+		"first) from src into dst, as many as fit in len(dst) and have their",
+		"bytes in src, and returns how many values it wrote, a multiple of 8.",
+		"It never reads outside src; when len(src) < 16 it may stop early. It",
+		"writes nothing unless 1 <= width <= 32.")
 	k := unpackArgs(4)
 	w := k.w
 	idx := GP64()
@@ -305,18 +374,22 @@ func unpack32(shufA, shufB, shift Mem) {
 	w3 := GP64()
 	LEAQ(Mem{Base: w, Index: w, Scale: 2}, w3)
 	blockAt := []Mem{{Base: k.src}, {Base: k.src, Index: w, Scale: 1}, {Base: k.src, Index: w, Scale: 2}, {Base: k.src, Index: w3, Scale: 1}}
-	for _, u := range []int{4, 1} {
-		k.loop(fmt.Sprintf("bcast%d", u), u, 32,
-			func() reg.Register { return groupNeed(u, w, nil) },
-			func() { advance(k.src, w, u) },
-			func(i int) {
-				y := YMM()
-				VBROADCASTI128(blockAt[i], y)
-				sh.apply(y)
-				VMOVDQU(y, Mem{Base: k.dst, Disp: 32 * i})
-			})
-	}
-	JMP(LabelRef("done"))
+	k.loop("bcast4", 4, 32,
+		func() reg.Register { return groupNeed(4, w, nil) },
+		func() { advance(k.src, w, 4) },
+		func(i int) {
+			y := YMM()
+			VBROADCASTI128(blockAt[i], y)
+			sh.apply(y)
+			VMOVDQU(y, Mem{Base: k.dst, Disp: 32 * i})
+		})
+	k.tail("bcast_tail", 32, func(lim reg.Register) {
+		a, d := clamp(k.src, nil, lim)
+		y := YMM()
+		VBROADCASTI128(Mem{Base: a}, y)
+		sh.shifted(d, nil).apply(y)
+		VMOVDQU(y, Mem{Base: k.dst})
+	})
 
 	Label("copy")
 	k.constLoops("copy", 32, 32, func(src, dst Mem) {
@@ -374,7 +447,8 @@ func advance(src, w reg.Register, u int) {
 }
 
 // unpack32Windows emits the loops of a mode whose lane 1 reads a separate
-// window at byte h = w/2 of each block, then jumps to done.
+// window at byte h = w/2 of each block: four blocks per iteration, then the
+// tail.
 func unpack32Windows(k kernel, p string, h reg.Register, sh shuffle) {
 	w := k.w
 	wh := GP64()
@@ -405,21 +479,25 @@ func unpack32Windows(k kernel, p string, h reg.Register, sh shuffle) {
 				block(Mem{Base: base, Index: w, Scale: 1}, Mem{Base: base, Index: wh, Scale: 1}, Mem{Base: k.dst, Disp: 32 * i})
 			}
 		})
-	k.loop(p+"1", 1, 32,
-		func() reg.Register { return groupNeed(1, w, h) },
-		func() { advance(k.src, w, 1) },
-		func(int) { block(Mem{Base: k.src}, Mem{Base: k.src, Index: h, Scale: 1}, Mem{Base: k.dst}) })
-	JMP(LabelRef("done"))
+	k.tail(p+"_tail", 32, func(lim reg.Register) {
+		a0, d0 := clamp(k.src, nil, lim)
+		a1, d1 := clamp(k.src, h, lim)
+		y := YMM()
+		VMOVDQU(Mem{Base: a0}, y.AsX())
+		VINSERTI128(Imm(1), Mem{Base: a1}, y, y)
+		sh.shifted(d0, d1).apply(y)
+		VMOVDQU(y, Mem{Base: k.dst})
+	})
 }
 
 func unpack64(shufA, shufB, shift Mem) {
 	TEXT("Unpack64AVX2", NOSPLIT, "func(dst []uint64, src []byte, width uint) int")
 	Pragma("noescape")
 	Doc("Unpack64AVX2 unpacks whole 8-value blocks of width-bit values (LSB",
-		"first) from src into dst, as many as fit in len(dst) and can be read",
-		"without loading past the end of src (a block may be read up to 16",
-		"bytes past its last quarter), and returns how many values it wrote,",
-		"a multiple of 8. It writes nothing unless 1 <= width <= 64.")
+		"first) from src into dst, as many as fit in len(dst) and have their",
+		"bytes in src, and returns how many values it wrote, a multiple of 8.",
+		"It never reads outside src; when len(src) < 16 it may stop early. It",
+		"writes nothing unless 1 <= width <= 64.")
 	k := unpackArgs(8)
 	w := k.w
 	idx := GP64()
@@ -472,26 +550,34 @@ func unpack64(shufA, shufB, shift Mem) {
 	Label("bcast")
 	Comment("Values 0..3 fit in 16 bytes from the block start, 4..7 from byte w/2:")
 	Comment("a broadcast load feeds each register.")
-	for _, u := range []int{2, 1} {
-		k.loop(fmt.Sprintf("bcast%d", u), u, 64,
-			func() reg.Register { return groupNeed(u, w, p2) },
-			func() { advance(k.src, w, u) },
-			func(i int) {
-				base := k.src
-				if i == 1 {
-					base = GP64()
-					LEAQ(Mem{Base: k.src, Index: w, Scale: 1}, base)
-				}
-				y0, y1 := YMM(), YMM()
-				VBROADCASTI128(Mem{Base: base}, y0)
-				VBROADCASTI128(Mem{Base: base, Index: p2, Scale: 1}, y1)
-				lo.apply(y0)
-				hi.apply(y1)
-				VMOVDQU(y0, Mem{Base: k.dst, Disp: 64 * i})
-				VMOVDQU(y1, Mem{Base: k.dst, Disp: 64*i + 32})
-			})
-	}
-	JMP(LabelRef("done"))
+	k.loop("bcast2", 2, 64,
+		func() reg.Register { return groupNeed(2, w, p2) },
+		func() { advance(k.src, w, 2) },
+		func(i int) {
+			base := k.src
+			if i == 1 {
+				base = GP64()
+				LEAQ(Mem{Base: k.src, Index: w, Scale: 1}, base)
+			}
+			y0, y1 := YMM(), YMM()
+			VBROADCASTI128(Mem{Base: base}, y0)
+			VBROADCASTI128(Mem{Base: base, Index: p2, Scale: 1}, y1)
+			lo.apply(y0)
+			hi.apply(y1)
+			VMOVDQU(y0, Mem{Base: k.dst, Disp: 64 * i})
+			VMOVDQU(y1, Mem{Base: k.dst, Disp: 64*i + 32})
+		})
+	k.tail("bcast_tail", 64, func(lim reg.Register) {
+		a0, d0 := clamp(k.src, nil, lim)
+		a1, d1 := clamp(k.src, p2, lim)
+		y0, y1 := YMM(), YMM()
+		VBROADCASTI128(Mem{Base: a0}, y0)
+		VBROADCASTI128(Mem{Base: a1}, y1)
+		lo.shifted(d0, nil).apply(y0)
+		hi.shifted(d1, nil).apply(y1)
+		VMOVDQU(y0, Mem{Base: k.dst})
+		VMOVDQU(y1, Mem{Base: k.dst, Disp: 32})
+	})
 
 	Label("copy")
 	k.constLoops("copy", 64, 64, func(src, dst Mem) {
@@ -522,9 +608,9 @@ func unpack64(shufA, shufB, shift Mem) {
 }
 
 // unpack64Windows emits the loops of a mode whose four lanes read separate
-// windows at bytes 0, p1, p2 and p3 of each block, then jumps to done. Wide
-// widths use one block per iteration: their extra shuffles take the
-// registers a second block would need.
+// windows at bytes 0, p1, p2 and p3 of each block: two blocks per iteration
+// (one for wide widths, whose extra shuffles take the registers a second
+// block would need), then the tail.
 func unpack64Windows(k kernel, p string, p1, p2, p3 reg.Register, lo, hi shuffle) {
 	w := k.w
 	half := func(sh shuffle, a, b, out Mem) {
@@ -538,24 +624,38 @@ func unpack64Windows(k kernel, p string, p1, p2, p3 reg.Register, lo, hi shuffle
 		half(lo, Mem{Base: base}, Mem{Base: base, Index: p1, Scale: 1}, Mem{Base: k.dst, Disp: out})
 		half(hi, Mem{Base: base, Index: p2, Scale: 1}, Mem{Base: base, Index: p3, Scale: 1}, Mem{Base: k.dst, Disp: out + 32})
 	}
-	unrolls := []int{2, 1}
+	unroll := 2
 	if lo.b != nil {
-		unrolls = []int{1}
+		unroll = 1
 	}
-	for _, u := range unrolls {
-		k.loop(fmt.Sprintf("%s%d", p, u), u, 64,
-			func() reg.Register { return groupNeed(u, w, p3) },
-			func() { advance(k.src, w, u) },
-			func(i int) {
-				base := k.src
-				if i == 1 {
-					base = GP64()
-					LEAQ(Mem{Base: k.src, Index: w, Scale: 1}, base)
-				}
-				block(base, 64*i)
-			})
-	}
-	JMP(LabelRef("done"))
+	k.loop(fmt.Sprintf("%s%d", p, unroll), unroll, 64,
+		func() reg.Register { return groupNeed(unroll, w, p3) },
+		func() { advance(k.src, w, unroll) },
+		func(i int) {
+			base := k.src
+			if i == 1 {
+				base = GP64()
+				LEAQ(Mem{Base: k.src, Index: w, Scale: 1}, base)
+			}
+			block(base, 64*i)
+		})
+	k.tail(p+"_tail", 64, func(lim reg.Register) {
+		a0, d0 := clamp(k.src, nil, lim)
+		a1, d1 := clamp(k.src, p1, lim)
+		a2, d2 := clamp(k.src, p2, lim)
+		a3, d3 := clamp(k.src, p3, lim)
+		for i, win := range [][2]reg.GPVirtual{{a0, a1}, {a2, a3}} {
+			sh, dl, dh := lo, d0, d1
+			if i == 1 {
+				sh, dl, dh = hi, d2, d3
+			}
+			y := YMM()
+			VMOVDQU(Mem{Base: win[0]}, y.AsX())
+			VINSERTI128(Imm(1), Mem{Base: win[1]}, y, y)
+			sh.shifted(dl, dh).apply(y)
+			VMOVDQU(y, Mem{Base: k.dst, Disp: 32 * i})
+		}
+	})
 }
 
 // unpack64Width63 emits scalar code for width 63, where values 2 and 3 of a
