@@ -84,7 +84,8 @@ type codecCase struct {
 	// lz4 builds a deprecated-LZ4 page (codec is CodecLZ4); nil for the
 	// codecs compress writes.
 	lz4 func(tb testing.TB, src []byte) []byte
-	// slow marks levels too slow to run on megabyte pages under -short.
+	// slow marks levels too slow to compress pages much past 64 KiB in
+	// every test run.
 	slow bool
 }
 

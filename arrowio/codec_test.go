@@ -33,8 +33,8 @@ func TestDecompressRoundTrip(t *testing.T) {
 		for _, in := range inputs {
 			t.Run(c.name+"/"+in.name, func(t *testing.T) {
 				for _, n := range roundTripSizes {
-					if n > 64<<10 && c.slow && testing.Short() {
-						continue
+					if (c.slow && n > 64<<10) || (testing.Short() && n > 128<<10+1) {
+						continue // slow encoders and, under qemu, megabyte pages
 					}
 					src := in.make(n)
 					page := compressCase(t, c, src)
@@ -69,6 +69,9 @@ func TestDecompressWrongSize(t *testing.T) {
 	for _, c := range codecCases {
 		for _, in := range inputs {
 			for _, n := range []int{1, 3000, 70000} {
+				if c.slow && n > 64<<10 {
+					continue
+				}
 				src := in.make(n)
 				page := compressCase(t, c, src)
 				for _, declared := range []int{n - 1, n + 1} {
@@ -204,8 +207,12 @@ func TestDecompressConcatenated(t *testing.T) {
 		}
 	}
 	for _, block := range []int{1, 1000, 64 << 10} {
-		got, err := decodePage(&d, footer.CodecLZ4, hadoopLZ4(t, whole, block), len(whole))
-		if err != nil || !bytes.Equal(got, whole) {
+		src := whole
+		if block == 1 {
+			src = whole[:1000]
+		}
+		got, err := decodePage(&d, footer.CodecLZ4, hadoopLZ4(t, src, block), len(src))
+		if err != nil || !bytes.Equal(got, src) {
 			t.Errorf("Hadoop LZ4 in %d-byte blocks: %v", block, err)
 		}
 	}
@@ -237,7 +244,7 @@ func TestDecompressLZ4Forms(t *testing.T) {
 // context maps afresh (a few slices of under a kilobyte per page), which
 // the test bounds instead.
 func TestDecompressAllocs(t *testing.T) {
-	src, _ := pageData(256<<10, 5)
+	src, _ := pageData(128<<10, 5)
 	dst := make([]byte, len(src))
 	var d decompressor
 	for _, c := range codecCases {
@@ -253,7 +260,7 @@ func TestDecompressAllocs(t *testing.T) {
 			}
 			continue
 		}
-		const runs, maxBytes = 20, 4 << 10
+		const runs, maxBytes = 20, 2 << 10
 		decode()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

@@ -68,7 +68,7 @@ func TestCheckLevel(t *testing.T) {
 // not dst has room, and that a compressor reused across codecs and levels
 // writes what a fresh one writes.
 func TestCompressAppends(t *testing.T) {
-	src, _ := pageData(100000, 8)
+	src, _ := pageData(40000, 8)
 	var shared compressor
 	prefix := []byte("prefix")
 	for _, c := range codecCases {
