@@ -6,16 +6,14 @@ package asm
 
 // Gather32AVX2 sets dst[i] = dict[idx[i]] for the first min(len(dst), len(idx))&^15
 // indices, 16 at a time, stopping before the first group of 16 that holds
-// an index at or past len(dict) (or past 2^31-1), and returns how many it
-// gathered.
+// an index at or past len(dict), and returns how many it gathered.
 //
 //go:noescape
 func Gather32AVX2(dst []uint32, dict []uint32, idx []uint32) int
 
 // Gather64AVX2 sets dst[i] = dict[idx[i]] for the first min(len(dst), len(idx))&^15
 // indices, 16 at a time, stopping before the first group of 16 that holds
-// an index at or past len(dict) (or past 2^31-1), and returns how many it
-// gathered.
+// an index at or past len(dict), and returns how many it gathered.
 //
 //go:noescape
 func Gather64AVX2(dst []uint64, dict []uint64, idx []uint32) int

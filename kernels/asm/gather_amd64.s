@@ -18,36 +18,76 @@ TEXT ·Gather32AVX2(SB), NOSPLIT, $0-80
 	MOVQ    idx_base+48(FP), SI
 	XORQ    DI, DI
 
-	// The largest index allowed: len(dict)-1, at most 2^31-1; none if dict is empty.
+	// The largest index allowed: len(dict)-1, at most 2^32-1; none if dict is empty.
 	DECQ         BX
 	JS           ret
-	MOVQ         $0x7fffffff, R8
+	MOVL         $0xffffffff, R8
 	CMPQ         BX, R8
-	CMOVQGT      R8, BX
+	CMOVQHI      R8, BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
 
 loop:
-	CMPQ       DI, CX
-	JAE        ret
-	VMOVDQU    (SI)(DI*4), Y1
-	VMOVDQU    32(SI)(DI*4), Y2
-	VPMAXUD    Y1, Y2, Y3
-	VPMAXUD    Y0, Y3, Y3
-	VPCMPEQD   Y0, Y3, Y3
-	VPMOVMSKB  Y3, BX
-	CMPL       BX, $0xffffffff
-	JNE        ret
-	VPCMPEQD   Y3, Y3, Y3
-	VPXOR      Y4, Y4, Y4
-	VPGATHERDD Y3, (DX)(Y1*4), Y4
-	VMOVDQU    Y4, (AX)(DI*4)
-	VPCMPEQD   Y1, Y1, Y1
-	VPXOR      Y3, Y3, Y3
-	VPGATHERDD Y1, (DX)(Y2*4), Y3
-	VMOVDQU    Y3, 32(AX)(DI*4)
-	ADDQ       $0x10, DI
-	JMP        loop
+	CMPQ      DI, CX
+	JAE       ret
+	VMOVDQU   (SI)(DI*4), Y1
+	VMOVDQU   32(SI)(DI*4), Y2
+	VPMAXUD   Y1, Y2, Y1
+	VPMAXUD   Y0, Y1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPMOVMSKB Y1, BX
+	CMPL      BX, $0xffffffff
+	JNE       ret
+	MOVLQZX   (SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, (AX)(DI*4)
+	MOVLQZX   4(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 4(AX)(DI*4)
+	MOVLQZX   8(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 8(AX)(DI*4)
+	MOVLQZX   12(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 12(AX)(DI*4)
+	MOVLQZX   16(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 16(AX)(DI*4)
+	MOVLQZX   20(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 20(AX)(DI*4)
+	MOVLQZX   24(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 24(AX)(DI*4)
+	MOVLQZX   28(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 28(AX)(DI*4)
+	MOVLQZX   32(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 32(AX)(DI*4)
+	MOVLQZX   36(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 36(AX)(DI*4)
+	MOVLQZX   40(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 40(AX)(DI*4)
+	MOVLQZX   44(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 44(AX)(DI*4)
+	MOVLQZX   48(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 48(AX)(DI*4)
+	MOVLQZX   52(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 52(AX)(DI*4)
+	MOVLQZX   56(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 56(AX)(DI*4)
+	MOVLQZX   60(SI)(DI*4), BX
+	MOVL      (DX)(BX*4), BX
+	MOVL      BX, 60(AX)(DI*4)
+	ADDQ      $0x10, DI
+	JMP       loop
 
 ret:
 	MOVQ DI, ret+72(FP)
@@ -68,46 +108,76 @@ TEXT ·Gather64AVX2(SB), NOSPLIT, $0-80
 	MOVQ    idx_base+48(FP), SI
 	XORQ    DI, DI
 
-	// The largest index allowed: len(dict)-1, at most 2^31-1; none if dict is empty.
+	// The largest index allowed: len(dict)-1, at most 2^32-1; none if dict is empty.
 	DECQ         BX
 	JS           ret
-	MOVQ         $0x7fffffff, R8
+	MOVL         $0xffffffff, R8
 	CMPQ         BX, R8
-	CMOVQGT      R8, BX
+	CMOVQHI      R8, BX
 	MOVQ         BX, X0
 	VPBROADCASTD X0, Y0
 
 loop:
-	CMPQ         DI, CX
-	JAE          ret
-	VMOVDQU      (SI)(DI*4), Y1
-	VMOVDQU      32(SI)(DI*4), Y2
-	VPMAXUD      Y1, Y2, Y3
-	VPMAXUD      Y0, Y3, Y3
-	VPCMPEQD     Y0, Y3, Y3
-	VPMOVMSKB    Y3, BX
-	CMPL         BX, $0xffffffff
-	JNE          ret
-	VPCMPEQQ     Y3, Y3, Y3
-	VPXOR        Y4, Y4, Y4
-	VPGATHERDQ   Y3, (DX)(X1*8), Y4
-	VMOVDQU      Y4, (AX)(DI*8)
-	VEXTRACTI128 $0x01, Y1, X1
-	VPCMPEQQ     Y3, Y3, Y3
-	VPXOR        Y4, Y4, Y4
-	VPGATHERDQ   Y3, (DX)(X1*8), Y4
-	VMOVDQU      Y4, 32(AX)(DI*8)
-	VPCMPEQQ     Y1, Y1, Y1
-	VPXOR        Y3, Y3, Y3
-	VPGATHERDQ   Y1, (DX)(X2*8), Y3
-	VMOVDQU      Y3, 64(AX)(DI*8)
-	VEXTRACTI128 $0x01, Y2, X1
-	VPCMPEQQ     Y2, Y2, Y2
-	VPXOR        Y3, Y3, Y3
-	VPGATHERDQ   Y2, (DX)(X1*8), Y3
-	VMOVDQU      Y3, 96(AX)(DI*8)
-	ADDQ         $0x10, DI
-	JMP          loop
+	CMPQ      DI, CX
+	JAE       ret
+	VMOVDQU   (SI)(DI*4), Y1
+	VMOVDQU   32(SI)(DI*4), Y2
+	VPMAXUD   Y1, Y2, Y1
+	VPMAXUD   Y0, Y1, Y1
+	VPCMPEQD  Y0, Y1, Y1
+	VPMOVMSKB Y1, BX
+	CMPL      BX, $0xffffffff
+	JNE       ret
+	MOVLQZX   (SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, (AX)(DI*8)
+	MOVLQZX   4(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 8(AX)(DI*8)
+	MOVLQZX   8(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 16(AX)(DI*8)
+	MOVLQZX   12(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 24(AX)(DI*8)
+	MOVLQZX   16(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 32(AX)(DI*8)
+	MOVLQZX   20(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 40(AX)(DI*8)
+	MOVLQZX   24(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 48(AX)(DI*8)
+	MOVLQZX   28(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 56(AX)(DI*8)
+	MOVLQZX   32(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 64(AX)(DI*8)
+	MOVLQZX   36(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 72(AX)(DI*8)
+	MOVLQZX   40(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 80(AX)(DI*8)
+	MOVLQZX   44(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 88(AX)(DI*8)
+	MOVLQZX   48(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 96(AX)(DI*8)
+	MOVLQZX   52(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 104(AX)(DI*8)
+	MOVLQZX   56(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 112(AX)(DI*8)
+	MOVLQZX   60(SI)(DI*4), BX
+	MOVQ      (DX)(BX*8), BX
+	MOVQ      BX, 120(AX)(DI*8)
+	ADDQ      $0x10, DI
+	JMP       loop
 
 ret:
 	MOVQ DI, ret+72(FP)
