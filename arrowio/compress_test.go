@@ -11,6 +11,7 @@ import (
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/snappy"
+	"github.com/pierrec/lz4/v4"
 
 	"github.com/quiverio/quiver/footer"
 )
@@ -186,10 +187,22 @@ func BenchmarkCompress(b *testing.B) {
 	}
 }
 
-// BenchmarkSnappyEncoder compares the snappy-compatible encoders of
-// klauspost/compress on page data; compressSnappy records the outcome.
-func BenchmarkSnappyEncoder(b *testing.B) {
+// BenchmarkBlockEncoder compares the snappy-compatible encoders of
+// klauspost/compress and the LZ4 block encoders of pierrec/lz4 on page
+// data; compressSnappy and compressLZ4Raw record the outcome.
+func BenchmarkBlockEncoder(b *testing.B) {
 	src, values := pageData(1<<20, 1)
+	var fast lz4.Compressor
+	var ccompat lz4.CompressorCCompat
+	lz4Func := func(compress func(src, dst []byte) (int, error)) func(dst, src []byte) []byte {
+		return func(dst, src []byte) []byte {
+			n, err := compress(src, dst)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return dst[:n]
+		}
+	}
 	for _, e := range []struct {
 		name string
 		fn   func(dst, src []byte) []byte
@@ -197,9 +210,11 @@ func BenchmarkSnappyEncoder(b *testing.B) {
 		{"s2.EncodeSnappy", s2.EncodeSnappy},
 		{"s2.EncodeSnappyBetter", s2.EncodeSnappyBetter}, // what snappy.Encode calls
 		{"s2.EncodeSnappyBest", s2.EncodeSnappyBest},
+		{"lz4.Compressor", lz4Func(fast.CompressBlock)},
+		{"lz4.CompressorCCompat", lz4Func(ccompat.CompressBlock)},
 	} {
 		b.Run("impl="+e.name, func(b *testing.B) {
-			dst := make([]byte, s2.MaxEncodedLen(len(src)))
+			dst := make([]byte, max(s2.MaxEncodedLen(len(src)), lz4.CompressBlockBound(len(src))))
 			var out []byte
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
