@@ -46,14 +46,22 @@ func TestBSSEncode(t *testing.T) {
 	}
 }
 
-// checkBSS runs a kernel over n random values of width w, with its input
-// ending at a guard page and canaries after its output, and checks the
-// count, every byte written and that nothing else was.
+// checkBSS runs a kernel over n random values of width w; see verifyBSS.
 func checkBSS(t *testing.T, fn bssFunc, w, n int, decode bool) {
 	t.Helper()
-	const canary = 0xa5
 	src := guarded(t, n*w)
 	fillRandom(newRand(), src)
+	verifyBSS(t, fn, w, src, decode)
+}
+
+// verifyBSS runs a kernel over the len(src)/w values or streams in src,
+// which must end at a guard page, and checks the count, every byte written
+// and the canaries around them.
+func verifyBSS(t *testing.T, fn bssFunc, w int, src []byte, decode bool) {
+	t.Helper()
+	const canary = 0xa5
+	n := len(src) / w
+	src = src[len(src)-n*w:]
 	dst := make([]byte, n*w+64)
 	for i := range dst {
 		dst[i] = canary

@@ -15,12 +15,11 @@ var (
 	gather64Impls []impl[gather64Func]
 )
 
-// checkGather runs a gather kernel over n indices into a dictionary of size
-// values, with a bad index (at or past size) at position bad (none if bad
-// < 0), and checks the count, the values and the canaries after them.
+// checkGather runs a gather kernel over n random indices into a dictionary
+// of size values, with a bad index (at or past size) at position bad (none
+// if bad < 0); see verifyGather.
 func checkGather[T uint32 | uint64](t *testing.T, fn func(dst, dict []T, idx []uint32) int, n, size, bad int, badValue uint32) {
 	t.Helper()
-	const canary = 0xc0ffee
 	r := newRand()
 	dict := make([]T, size)
 	for i := range dict {
@@ -35,6 +34,16 @@ func checkGather[T uint32 | uint64](t *testing.T, fn func(dst, dict []T, idx []u
 	if bad >= 0 {
 		idx[bad] = badValue
 	}
+	verifyGather(t, fn, dict, idx)
+}
+
+// verifyGather runs fn over idx, which must end at a guard page, and checks
+// the count (every whole group of 16 before the first bad index), the values
+// and the canaries after them.
+func verifyGather[T uint32 | uint64](t *testing.T, fn func(dst, dict []T, idx []uint32) int, dict []T, idx []uint32) {
+	t.Helper()
+	const canary = 0xc0ffee
+	n, size := len(idx), len(dict)
 	dst := make([]T, n+16)
 	for i := range dst {
 		dst[i] = canary
@@ -47,8 +56,8 @@ func checkGather[T uint32 | uint64](t *testing.T, fn func(dst, dict []T, idx []u
 			break
 		}
 	}
-	if want := min(firstBad, n) &^ 15; k != want {
-		t.Fatalf("n %d size %d bad %d (%#x): count %d, want %d", n, size, bad, badValue, k, want)
+	if want := firstBad &^ 15; k != want {
+		t.Fatalf("n %d size %d first bad index at %d: count %d, want %d", n, size, firstBad, k, want)
 	}
 	for i := range k {
 		if dst[i] != dict[idx[i]] {

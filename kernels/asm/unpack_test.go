@@ -32,15 +32,21 @@ func unpackRef(src []byte, i int, w uint) uint64 {
 var unpackSlacks = []int{0, 1, 7, 16, 33, 200}
 
 // checkUnpack runs one unpack kernel over n random values of width w with
-// slack bytes after the data and checks the count it reports, the values it
-// wrote and the canaries after them. maxWidth is the widest width the kernel
-// accepts.
+// slack bytes after the data; see verifyUnpack.
 func checkUnpack[T uint32 | uint64](t *testing.T, fn func([]T, []byte, uint) int, n int, w, maxWidth uint, slack int) {
 	t.Helper()
-	const canary = 0x5a
-	data := (n*int(w) + 7) / 8
-	src := guarded(t, data+slack)
+	src := guarded(t, (n*int(w)+7)/8+slack)
 	fillRandom(newRand(), src)
+	verifyUnpack(t, fn, src, n, w, maxWidth)
+}
+
+// verifyUnpack runs fn over n values of width w from src, which must end at
+// a guard page and hold the values, and checks the count it reports, the
+// values it wrote and the canaries after them. maxWidth is the widest width
+// the kernel accepts.
+func verifyUnpack[T uint32 | uint64](t *testing.T, fn func([]T, []byte, uint) int, src []byte, n int, w, maxWidth uint) {
+	t.Helper()
+	const canary = 0x5a
 	dst := make([]T, n+8)
 	for i := range dst {
 		dst[i] = canary
@@ -51,19 +57,19 @@ func checkUnpack[T uint32 | uint64](t *testing.T, fn func([]T, []byte, uint) int
 			t.Fatalf("width %d: got count %d, want 0", w, k)
 		}
 	} else if len(src) >= 64 && k != n&^7 {
-		t.Fatalf("width %d n %d slack %d: count %d, want every whole block (%d)", w, n, slack, k, n&^7)
+		t.Fatalf("width %d n %d src %d bytes: count %d, want every whole block (%d)", w, n, len(src), k, n&^7)
 	}
 	if k < 0 || k > n || k%8 != 0 {
-		t.Fatalf("width %d n %d slack %d: count %d is not a multiple of 8 in [0, n]", w, n, slack, k)
+		t.Fatalf("width %d n %d src %d bytes: count %d is not a multiple of 8 in [0, n]", w, n, len(src), k)
 	}
 	for i := range k {
 		if want := T(unpackRef(src, i, w)); dst[i] != want {
-			t.Fatalf("width %d n %d slack %d: value %d = %#x, want %#x", w, n, slack, i, dst[i], want)
+			t.Fatalf("width %d n %d src %d bytes: value %d = %#x, want %#x", w, n, len(src), i, dst[i], want)
 		}
 	}
 	for i := k; i < len(dst); i++ {
 		if dst[i] != canary {
-			t.Fatalf("width %d n %d slack %d (count %d): dst[%d] = %#x overwritten", w, n, slack, k, i, dst[i])
+			t.Fatalf("width %d n %d src %d bytes (count %d): dst[%d] = %#x overwritten", w, n, len(src), k, i, dst[i])
 		}
 	}
 }
