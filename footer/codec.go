@@ -6,7 +6,11 @@ package footer
 // *BloomFilterHeader, *FileCryptoMetaData, *ColumnMetaData, ... and the
 // smaller structures and unions they contain).
 type Message interface {
+	// encode appends the struct's fields and its stop.
 	encode(e *encoder)
+	// decode reads fields up to the struct's stop. A nested receiver is
+	// always freshly zeroed (new, make or a slab); the Unmarshal target
+	// (d.depth == 0) may hold an earlier value, which decode replaces.
 	decode(d *decoder)
 }
 

@@ -120,7 +120,9 @@ var pageLocationInfo = structInfo{
 }
 
 func (v *PageLocation) decode(d *decoder) {
-	*v = PageLocation{}
+	if d.depth == 0 {
+		*v = PageLocation{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {

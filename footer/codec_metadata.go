@@ -97,7 +97,9 @@ var schemaElementInfo = structInfo{
 }
 
 func (v *SchemaElement) decode(d *decoder) {
-	*v = SchemaElement{}
+	if d.depth == 0 {
+		*v = SchemaElement{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {
@@ -169,7 +171,9 @@ var rowGroupInfo = structInfo{
 }
 
 func (v *RowGroup) decode(d *decoder) {
-	*v = RowGroup{}
+	if d.depth == 0 {
+		*v = RowGroup{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {
@@ -253,7 +257,9 @@ var columnChunkInfo = structInfo{
 }
 
 func (v *ColumnChunk) decode(d *decoder) {
-	*v = ColumnChunk{}
+	if d.depth == 0 {
+		*v = ColumnChunk{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {
@@ -330,7 +336,9 @@ var columnMetaDataInfo = structInfo{
 }
 
 func (v *ColumnMetaData) decode(d *decoder) {
-	*v = ColumnMetaData{}
+	if d.depth == 0 {
+		*v = ColumnMetaData{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {
@@ -486,7 +494,9 @@ var keyValueInfo = structInfo{
 }
 
 func (v *KeyValue) decode(d *decoder) {
-	*v = KeyValue{}
+	if d.depth == 0 {
+		*v = KeyValue{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {
@@ -530,7 +540,9 @@ var sortingColumnInfo = structInfo{
 }
 
 func (v *SortingColumn) decode(d *decoder) {
-	*v = SortingColumn{}
+	if d.depth == 0 {
+		*v = SortingColumn{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {
@@ -577,7 +589,9 @@ var pageEncodingStatsInfo = structInfo{
 }
 
 func (v *PageEncodingStats) decode(d *decoder) {
-	*v = PageEncodingStats{}
+	if d.depth == 0 {
+		*v = PageEncodingStats{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {

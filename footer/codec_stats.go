@@ -8,7 +8,9 @@ var statisticsInfo = structInfo{
 }
 
 func (v *Statistics) decode(d *decoder) {
-	*v = Statistics{}
+	if d.depth == 0 {
+		*v = Statistics{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {
@@ -72,7 +74,9 @@ var sizeStatisticsInfo = structInfo{
 }
 
 func (v *SizeStatistics) decode(d *decoder) {
-	*v = SizeStatistics{}
+	if d.depth == 0 {
+		*v = SizeStatistics{} // nested values arrive zeroed
+	}
 	var last, id int16
 	var seen uint32
 	if d.enter() {

@@ -122,18 +122,18 @@ func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // i64 reads a zigzag varint.
 func (d *decoder) i64() int64 {
-	if p := d.p; p < len(d.b) && d.b[p] < 0x80 {
+	if b, p := d.b, d.p; uint(p) < uint(len(b)) && b[p] < 0x80 {
 		d.p = p + 1
-		return unzigzag(uint64(d.b[p]))
+		return unzigzag(uint64(b[p]))
 	}
 	return unzigzag(d.uvarint())
 }
 
 // i32 reads a zigzag varint that must fit 32 bits.
 func (d *decoder) i32() int32 {
-	if p := d.p; p < len(d.b) && d.b[p] < 0x80 {
+	if b, p := d.b, d.p; uint(p) < uint(len(b)) && b[p] < 0x80 {
 		d.p = p + 1
-		return int32(unzigzag(uint64(d.b[p])))
+		return int32(unzigzag(uint64(b[p])))
 	}
 	return d.i32Long()
 }
@@ -243,8 +243,8 @@ func (d *decoder) internKey() string {
 // against *last) and wire type; it returns tStop at the end of the struct and
 // on error. The short form (delta 1-15, known type) is handled inline.
 func (d *decoder) field(last *int16) (int16, byte) {
-	if p := d.p; p < len(d.b) && shortHeader[d.b[p]] {
-		h := d.b[p]
+	if b, p := d.b, d.p; uint(p) < uint(len(b)) && shortHeader[b[p]] {
+		h := b[p]
 		d.p = p + 1
 		*last += int16(h >> 4)
 		return *last, h & 0x0f
@@ -462,7 +462,7 @@ func (s *structInfo) known(id int16, t byte) int16 {
 	if t == tFalse {
 		t = tTrue
 	}
-	if uint(id) < uint(len(s.types)) && s.types[id] == t {
+	if i := int(id); uint(i) < uint(len(s.types)) && s.types[i] == t {
 		return id
 	}
 	return 0
