@@ -263,3 +263,35 @@ func TestAllocationBound(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocationBoundCorpus checks the same bound on every corpus footer and
+// on truncated and corrupted copies of them.
+func TestAllocationBoundCorpus(t *testing.T) {
+	worst := 0.0
+	for _, f := range codecCorpusFooters(t) {
+		if f.meta == nil || f.magic != "PAR1" {
+			continue
+		}
+		inputs := [][]byte{f.meta, f.meta[:len(f.meta)/2], f.meta[:len(f.meta)-1]}
+		for i := 0; i < len(f.meta) && !testing.Short(); i += 1 + len(f.meta)/8 {
+			flipped := bytes.Clone(f.meta)
+			flipped[i] ^= 0xf0 // turns small varints, counts and headers into large ones
+			inputs = append(inputs, flipped)
+		}
+		for _, in := range inputs {
+			var fm FileMetaData
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := Unmarshal(in, &fm)
+			runtime.ReadMemStats(&after)
+			got := after.TotalAlloc - before.TotalAlloc
+			if limit := uint64(64*len(in) + 16<<10); got > limit {
+				t.Errorf("%s: %d input bytes allocated %d bytes (limit %d); err %v", f.name, len(in), got, limit, err)
+			}
+			if len(in) > 4096 {
+				worst = max(worst, float64(got)/float64(len(in)))
+			}
+		}
+	}
+	t.Logf("worst allocation for inputs over 4 KiB: %.1f bytes per input byte", worst)
+}
