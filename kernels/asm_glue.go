@@ -40,3 +40,17 @@ func gatherAsm[T uint32 | uint64](kernel func(dst, dict []T, idx []uint32) int) 
 		return n + gatherGeneric(dst[n:], dict, idx[n:])
 	}
 }
+
+// levelsAsm wraps an assembly levels-to-bitmap kernel, which writes whole
+// bytes from the start of its dst and returns how many levels it did and how
+// many were valid: single bits up to the first byte boundary and the levels
+// it leaves go to the portable twin. The result is the null count.
+func levelsAsm[T levelType](kernel func(dst []byte, levels []T, t T) (int, int)) func([]byte, uint, []T, T) int {
+	return func(dst []byte, offset uint, levels []T, t T) int {
+		head := min(uint(len(levels)), -offset&7)
+		nulls := levelsToBitmapGeneric(dst, offset, levels[:head], t)
+		offset, levels = offset+head, levels[head:]
+		n, valid := kernel(dst[offset>>3:], levels, t)
+		return nulls + n - valid + levelsToBitmapGeneric(dst, offset+uint(n), levels[n:], t)
+	}
+}

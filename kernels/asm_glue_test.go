@@ -49,6 +49,17 @@ func TestDispatchAllocs(t *testing.T) {
 			t.Errorf("prefix64 %s: %v allocations", im.name, a)
 		}
 	}
+	l16, l8 := make([]int16, 1000), make([]uint8, 1000)
+	for _, im := range levelsToBitmap16Impls {
+		if a := testing.AllocsPerRun(10, func() { im.fn(b, 3, l16, 1) }); a != 0 {
+			t.Errorf("levels16 %s: %v allocations", im.name, a)
+		}
+	}
+	for _, im := range levelsToBitmap8Impls {
+		if a := testing.AllocsPerRun(10, func() { im.fn(b, 3, l8, 1) }); a != 0 {
+			t.Errorf("levels8 %s: %v allocations", im.name, a)
+		}
+	}
 	idx := make([]uint32, 1000)
 	for _, im := range gather32Impls {
 		if a := testing.AllocsPerRun(10, func() { im.fn(u32, u32, idx) }); a != 0 {
@@ -142,5 +153,20 @@ func BenchmarkGatherImpls(b *testing.B) {
 	}
 	for _, im := range gather64Impls {
 		b.Run("bits=64/impl="+im.name, func(b *testing.B) { reportValues(b, len(idx), 8, func() { im.fn(o64, d64, idx) }) })
+	}
+}
+
+// BenchmarkLevelsToBitmapImpls times each levels-to-bitmap implementation
+// over 4096 levels (a third null) written at bit offset 3.
+func BenchmarkLevelsToBitmapImpls(b *testing.B) {
+	l16, l8, dst := make([]int16, 4096), make([]uint8, 4096), make([]byte, 513)
+	for i := range l16 {
+		l16[i], l8[i] = int16(i%3), uint8(i%3)
+	}
+	for _, im := range levelsToBitmap16Impls {
+		b.Run("type=int16/impl="+im.name, func(b *testing.B) { reportValues(b, len(l16), 2, func() { im.fn(dst, 3, l16, 1) }) })
+	}
+	for _, im := range levelsToBitmap8Impls {
+		b.Run("type=uint8/impl="+im.name, func(b *testing.B) { reportValues(b, len(l8), 1, func() { im.fn(dst, 3, l8, 1) }) })
 	}
 }

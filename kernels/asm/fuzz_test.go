@@ -103,3 +103,27 @@ func FuzzGather(f *testing.F) {
 		}
 	})
 }
+
+func FuzzLevelsToBitmap(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 0, 1, 0, 0x80}, uint16(1), uint16(8))
+	addCorpusSeeds(f, func(b []byte) { f.Add(b, uint16(1), uint16(len(b)/8)) })
+	f.Fuzz(func(t *testing.T, data []byte, th, room uint16) {
+		room %= 1024
+		lv8 := guarded(t, len(data))
+		copy(lv8, data)
+		for _, im := range levels8Impls {
+			if im.ok {
+				verifyLevels(t, im.fn, lv8, uint8(th), int(room))
+			}
+		}
+		lv16 := unsafeInt16s(guarded(t, len(data)&^1))
+		for i := range lv16 {
+			lv16[i] = int16(binary.LittleEndian.Uint16(data[2*i:]))
+		}
+		for _, im := range levels16Impls {
+			if im.ok {
+				verifyLevels(t, im.fn, lv16, int16(th), int(room))
+			}
+		}
+	})
+}

@@ -10,6 +10,8 @@ func init() {
 	unpack64Impls = append(unpack64Impls, impl[unpack64Func]{"neon", Unpack64NEON, neon})
 	prefix32Impls = append(prefix32Impls, impl[prefix32Func]{"neon", DeltaPrefixSum32NEON, neon})
 	prefix64Impls = append(prefix64Impls, impl[prefix64Func]{"neon", DeltaPrefixSum64NEON, neon})
+	levels16Impls = append(levels16Impls, impl[levels16Func]{"neon", LevelsToBitmap16NEON, neon})
+	levels8Impls = append(levels8Impls, impl[levels8Func]{"neon", LevelsToBitmap8NEON, neon})
 	for w, fns := range map[int][2]bssFunc{
 		2: {BSSDecode2NEON, BSSEncode2NEON},
 		4: {BSSDecode4NEON, BSSEncode4NEON},

@@ -132,6 +132,12 @@ func unsafeUint32s(b []byte) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
 }
 
+// unsafeInt16s views b, whose length is even and whose start is 2-byte
+// aligned, as int16s.
+func unsafeInt16s(b []byte) []int16 {
+	return unsafe.Slice((*int16)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/2)
+}
+
 // widthsUpTo returns the widths 1..max.
 func widthsUpTo(max uint) []uint {
 	ws := make([]uint, max)

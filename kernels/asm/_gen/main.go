@@ -14,6 +14,7 @@ package main
 //go:generate go run . -kernel bss -out ../bss_amd64.s -stubs ../bss_amd64.go -pkg asm
 //go:generate go run . -kernel delta -out ../delta_amd64.s -stubs ../delta_amd64.go -pkg asm
 //go:generate go run . -kernel gather -out ../gather_amd64.s -stubs ../gather_amd64.go -pkg asm
+//go:generate go run . -kernel levels -out ../levels_amd64.s -stubs ../levels_amd64.go -pkg asm
 //go:generate go run . -kernel tables-arm64 -tables ../unpack_tables_arm64.s
 
 import (
@@ -27,7 +28,7 @@ import (
 )
 
 func main() {
-	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, bss, delta, gather, tables-arm64")
+	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, bss, delta, gather, levels, tables-arm64")
 	tables := flag.String("tables", "", "output path of the arm64 tables (with -kernel tables-arm64)")
 	flag.Parse()
 	if *kernel == "tables-arm64" {
@@ -42,6 +43,7 @@ func main() {
 		"bss":    bss,
 		"delta":  delta,
 		"gather": gather,
+		"levels": levels,
 	}[*kernel]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "unknown -kernel %q\n", *kernel)
