@@ -55,6 +55,15 @@ func jsonType() arrow.DataType {
 	return j
 }
 
+// testRows returns n, or a quarter of it in -short runs (which the arm64
+// tests run under qemu).
+func testRows(n int) int {
+	if testing.Short() {
+		return n / 4
+	}
+	return n
+}
+
 // typeName returns a name for dt fit for a subtest.
 func typeName(dt arrow.DataType) string { return dt.String() }
 

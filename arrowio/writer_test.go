@@ -69,7 +69,7 @@ func TestWriterTypesRoundTrip(t *testing.T) {
 						frac = 0.2
 					}
 					fields = append(fields, arrow.Field{Name: string(rune('a' + len(fields))), Type: dt, Nullable: nullable})
-					cols = append(cols, randomArray(t, mem, dt, 3000, frac, low, rng))
+					cols = append(cols, randomArray(t, mem, dt, testRows(3000), frac, low, rng))
 				}
 			}
 			defer func() {
@@ -126,7 +126,7 @@ func encodingsOf(t *testing.T, buf []byte) [][]parquet.Encoding {
 func TestWriterEncodings(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, 5000, false, 1)
+	fields, cols := matrixColumns(t, mem, testRows(5000), false, 1)
 	defer releaseAll(cols)
 	// pqarrow reads DELTA_BYTE_ARRAY only for BYTE_ARRAY ("unimplemented
 	// encoding type" for FIXED_LEN_BYTE_ARRAY): that case is checked with
@@ -184,7 +184,7 @@ func releaseAll(cols []arrow.Array) {
 func TestWriterCodecs(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, 3000, true, 2)
+	fields, cols := matrixColumns(t, mem, testRows(3000), true, 2)
 	defer releaseAll(cols)
 	for _, codec := range []footer.CompressionCodec{footer.CodecUncompressed, footer.CodecSnappy, footer.CodecGzip,
 		footer.CodecBrotli, footer.CodecZstd, footer.CodecLZ4Raw} {
@@ -203,7 +203,7 @@ func TestWriterCodecs(t *testing.T) {
 func TestWriterPagesAndRowGroups(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, 4000, false, 3)
+	fields, cols := matrixColumns(t, mem, testRows(4000), false, 3)
 	defer releaseAll(cols)
 	cases := []struct {
 		name string
