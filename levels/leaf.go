@@ -1,0 +1,125 @@
+package levels
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/kernels"
+)
+
+// leafData builds leaf p's array of slots slots from its dense values:
+// the values array itself when no slot is null, otherwise the values
+// spread over the valid slots of validity.
+func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, validity *memory.Buffer, nulls int) (arrow.ArrayData, error) {
+	if dense.Len() != slots-nulls {
+		return nil, fmt.Errorf("%w: leaf %q has %d values for %d present slots", ErrCorrupt, p.Name, dense.Len(), slots-nulls)
+	}
+	if p.layout == layoutNull {
+		return array.NewData(p.Type, slots, []*memory.Buffer{nil}, nil, slots, 0), nil
+	}
+	src := dense.Data()
+	if nulls == 0 {
+		src.Retain()
+		return src, nil
+	}
+	valid := validity.Bytes()
+	bufs := src.Buffers()
+	off := src.Offset()
+	switch p.layout {
+	case layoutBool:
+		vals := memory.NewResizableBuffer(mem)
+		defer vals.Release()
+		vals.Resize(int(bitutil.BytesForBits(int64(slots))))
+		spreadBits(vals.Bytes(), bufs[1].Bytes(), off, valid, slots)
+		return array.NewData(p.Type, slots, []*memory.Buffer{validity, vals}, nil, nulls, 0), nil
+	case layoutBinary32, layoutBinary64:
+		w := 4
+		if p.layout == layoutBinary64 {
+			w = 8
+		}
+		offs := memory.NewResizableBuffer(mem)
+		defer offs.Release()
+		offs.Resize(w * (slots + 1))
+		var err error
+		if w == 4 {
+			_, err = kernels.SpreadOffsets(arrow.Int32Traits.CastFromBytes(offs.Bytes()),
+				arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off:off+dense.Len()+1], valid, 0)
+		} else {
+			_, err = kernels.SpreadOffsets(arrow.Int64Traits.CastFromBytes(offs.Bytes()),
+				arrow.Int64Traits.CastFromBytes(bufs[1].Bytes())[off:off+dense.Len()+1], valid, 0)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: leaf %q: %w", ErrCorrupt, p.Name, err)
+		}
+		return array.NewData(p.Type, slots, []*memory.Buffer{validity, offs, bufs[2]}, nil, nulls, 0), nil
+	}
+	w := p.width
+	vals := memory.NewResizableBuffer(mem)
+	defer vals.Release()
+	vals.Resize(w * slots)
+	dst, from := vals.Bytes(), bufs[1].Bytes()[off*w:(off+dense.Len())*w]
+	var err error
+	switch w {
+	case 1:
+		_, err = kernels.Spread(dst, from, valid, 0)
+	case 2:
+		err = spreadAs[[2]byte](dst, from, valid)
+	case 4:
+		err = spreadAs[uint32](dst, from, valid)
+	case 8:
+		err = spreadAs[uint64](dst, from, valid)
+	case 16:
+		err = spreadAs[[16]byte](dst, from, valid)
+	case 32:
+		err = spreadAs[[32]byte](dst, from, valid)
+	default:
+		spreadWide(dst, from, w, valid, slots)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: leaf %q: %w", ErrCorrupt, p.Name, err)
+	}
+	return array.NewData(p.Type, slots, []*memory.Buffer{validity, vals}, nil, nulls, 0), nil
+}
+
+// spreadAs runs kernels.Spread over dst and src viewed as values of type T.
+func spreadAs[T any](dst, src []byte, valid []byte) error {
+	_, err := kernels.Spread(castBytes[T](dst), castBytes[T](src), valid, 0)
+	return err
+}
+
+// spreadWide spreads values of w bytes, a width no Go type has.
+func spreadWide(dst, src []byte, w int, valid []byte, slots int) {
+	j := 0
+	for i := range slots {
+		d := dst[i*w : i*w+w]
+		if bitutil.BitIsSet(valid, i) {
+			copy(d, src[j*w:j*w+w])
+			j++
+		} else {
+			clear(d)
+		}
+	}
+}
+
+// spreadBits spreads the booleans of src, from bit off, over the valid
+// slots of dst; null slots are false.
+func spreadBits(dst, src []byte, off int, valid []byte, slots int) {
+	j := off
+	for i := range slots {
+		v := bitutil.BitIsSet(valid, i) && bitutil.BitIsSet(src, j)
+		bitutil.SetBitTo(dst, i, v)
+		j += int(b2u(bitutil.BitIsSet(valid, i)))
+	}
+}
+
+// castBytes views b, whose length is a whole number of Ts, as a []T.
+func castBytes[T any](b []byte) []T {
+	var v T
+	size := int(unsafe.Sizeof(v))
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size)
+}
