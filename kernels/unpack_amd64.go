@@ -18,12 +18,14 @@ func init() {
 // block (or all of a src too short for the kernel's load window) with the
 // portable twin.
 func unpack32AVX2(dst []uint32, src []byte, width uint) {
-	n := asm.Unpack32AVX2(dst, src, width)
-	unpackGeneric(dst[n:], src[uint(n)/8*width:], width)
+	if n := asm.Unpack32AVX2(dst, src, width); n < len(dst) {
+		unpackGeneric(dst[n:], src[uint(n)/8*width:], width)
+	}
 }
 
 // unpack64AVX2 is unpack32AVX2 for uint64 values.
 func unpack64AVX2(dst []uint64, src []byte, width uint) {
-	n := asm.Unpack64AVX2(dst, src, width)
-	unpack64Generic(dst[n:], src[uint(n)/8*width:], width)
+	if n := asm.Unpack64AVX2(dst, src, width); n < len(dst) {
+		unpack64Generic(dst[n:], src[uint(n)/8*width:], width)
+	}
 }

@@ -18,12 +18,14 @@ func init() {
 // block (or all of a src too short for the kernel's load window) with the
 // portable twin.
 func unpack32NEON(dst []uint32, src []byte, width uint) {
-	n := asm.Unpack32NEON(dst, src, width)
-	unpackGeneric(dst[n:], src[uint(n)/8*width:], width)
+	if n := asm.Unpack32NEON(dst, src, width); n < len(dst) {
+		unpackGeneric(dst[n:], src[uint(n)/8*width:], width)
+	}
 }
 
 // unpack64NEON is unpack32NEON for uint64 values.
 func unpack64NEON(dst []uint64, src []byte, width uint) {
-	n := asm.Unpack64NEON(dst, src, width)
-	unpack64Generic(dst[n:], src[uint(n)/8*width:], width)
+	if n := asm.Unpack64NEON(dst, src, width); n < len(dst) {
+		unpack64Generic(dst[n:], src[uint(n)/8*width:], width)
+	}
 }
