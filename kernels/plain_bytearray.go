@@ -28,7 +28,12 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 	limit := int(min(int64(len(data)), maxOffset[O]()))
 	d, pos := base, 0
 	out := offsets[1:]
-	for i := range out {
+	for i := 0; ; i++ {
+		i, d, pos = plainShortValues(out, i, data[:limit], src, d, pos)
+		if i == len(out) {
+			break
+		}
+		// Value i is long or near the end of src or data.
 		if len(src)-pos < 4 {
 			return 0, 0, fmt.Errorf("%w: plain byte array value %d: length truncated at byte %d of %d", ErrCorrupt, i, pos, len(src))
 		}
@@ -43,7 +48,7 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 			}
 			return 0, 0, fmt.Errorf("%w: plain byte array value %d needs data up to byte %d, have %d", ErrShortBuffer, i, d+l, len(data))
 		}
-		copyShort(data, d, src, pos, l)
+		copy(data[d:d+l], src[pos:pos+l])
 		pos += l
 		d += l
 		out[i] = O(d)
@@ -68,6 +73,34 @@ func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byt
 		dst = append(dst, v...)
 	}
 	return dst, nil
+}
+
+// plainShortValues decodes values i, i+1, ... of a PLAIN BYTE_ARRAY page
+// while each is at most 16 bytes long, has its length and 16 bytes after it
+// in src (so it cannot be truncated) and 16 bytes of room in data (which
+// ends where the offsets' range does, so it cannot overflow): each value
+// moves as two 8-byte words. It returns the first value it did not decode,
+// and the data and src positions after the last one it did. Kept apart
+// from the checks and errors of long values so that its loop keeps every
+// slice in registers.
+func plainShortValues[O Offset](out []O, i int, data, src []byte, d, pos int) (int, int, int) {
+	for ; i < len(out); i++ {
+		if len(src)-pos < 20 || len(data)-d < 16 {
+			break
+		}
+		s := (*[20]byte)(src[pos : pos+20])
+		l := binary.LittleEndian.Uint32(s[:])
+		if l > 16 {
+			break
+		}
+		w := (*[16]byte)(data[d : d+16])
+		binary.LittleEndian.PutUint64(w[:], binary.LittleEndian.Uint64(s[4:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(s[12:]))
+		pos += 4 + int(l)
+		d += int(l)
+		out[i] = O(d)
+	}
+	return i, d, pos
 }
 
 // copyShort copies src[s:s+n] to dst[d:d+n]; d, s and n are at least zero

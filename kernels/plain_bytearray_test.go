@@ -44,6 +44,13 @@ func testPlainByteArrayOf[O Offset](t *testing.T) {
 			if !slices.Equal(offsets, wantOff) || !bytes.Equal(data[:len(wantData)], wantData) {
 				t.Fatalf("n=%d kind=%d: decoded values differ", n, kind)
 			}
+			// A data slice that ends at the last value leaves the last
+			// values to the checked path; the result is the same.
+			exact := make([]byte, len(wantData))
+			copy(exact, wantData[:base])
+			if _, _, err := PlainByteArray(offsets, exact, src); err != nil || !bytes.Equal(exact, wantData) {
+				t.Fatalf("n=%d kind=%d: into exactly %d data bytes: %v", n, kind, len(exact), err)
+			}
 			enc, err := AppendPlainByteArray([]byte{}, wantOff, wantData)
 			if err != nil || !bytes.Equal(enc, src[:len(src)-3]) {
 				t.Fatalf("n=%d kind=%d: encoding differs, %v", n, kind, err)
