@@ -12,15 +12,19 @@ import (
 )
 
 // writer is one implementation that writes a dataset's record batches as a
-// Parquet file in a configuration. Adding quiver is one more entry:
-// arrowio.NewWriter(w, d.Schema, arrowio.WriteOptions{...}) with the
-// options matching c, Write per batch, Close.
+// Parquet file in a configuration.
 type writer struct {
 	name  string
 	write func(w io.Writer, d *datasets.Dataset, s datasets.Size, c *pqfiles.Config, recs []arrow.RecordBatch) error
 }
 
 var writers = []writer{
+	{name: "quiver", write: func(w io.Writer, d *datasets.Dataset, s datasets.Size, c *pqfiles.Config, recs []arrow.RecordBatch) error {
+		return c.WriteQuiver(w, d, s, recs, 1)
+	}},
+	{name: "quiver-parallel", write: func(w io.Writer, d *datasets.Dataset, s datasets.Size, c *pqfiles.Config, recs []arrow.RecordBatch) error {
+		return c.WriteQuiver(w, d, s, recs, 0)
+	}},
 	{name: "pqarrow", write: func(w io.Writer, d *datasets.Dataset, s datasets.Size, c *pqfiles.Config, recs []arrow.RecordBatch) error {
 		return c.Write(w, d, s, recs)
 	}},

@@ -9,8 +9,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/bench/datasets"
+	"github.com/quiverio/quiver/footer"
 )
 
 // Version identifies the writer configurations below; together with
@@ -18,81 +19,87 @@ import (
 // configuration writes different bytes.
 const Version = 1
 
-// Config is one set of pqarrow writer options.
+// Config is one way of writing a dataset: codec, dictionary, page version
+// and the non-dictionary encoding of each leaf. It becomes pqarrow writer
+// properties ([Config.Write]) or quiver writer options
+// ([Config.WriteQuiver]), so both writers get the same settings.
 type Config struct {
 	// Name is the short name used in benchmark and file names.
 	Name string
-	// options returns the writer properties for the dataset's leaves
-	// (besides the row-group length, which Write sets).
-	options func(d *datasets.Dataset, leaves *schema.Schema) []parquet.WriterProperty
+
+	codec      footer.CompressionCodec
+	dictionary bool
+	pageV2     bool
+	// encoding returns the non-dictionary encoding of the leaf at path of
+	// physical type t, or false to leave the writer's default (PLAIN).
+	encoding func(d *datasets.Dataset, path string, t parquet.Type) (footer.Encoding, bool)
 }
 
 var (
 	// DictSnappy is arrow-go's default layout (dictionary encoding with
 	// PLAIN fallback, data page v1) compressed with snappy.
-	DictSnappy = &Config{Name: "dict-snappy", options: func(*datasets.Dataset, *schema.Schema) []parquet.WriterProperty {
-		return []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy)}
-	}}
+	DictSnappy = &Config{Name: "dict-snappy", codec: footer.CodecSnappy, dictionary: true}
 	// Plain is PLAIN encoding, dictionary off, uncompressed, data page v1.
-	Plain = &Config{Name: "plain", options: func(*datasets.Dataset, *schema.Schema) []parquet.WriterProperty {
-		return []parquet.WriterProperty{
-			parquet.WithDictionaryDefault(false),
-			parquet.WithCompression(compress.Codecs.Uncompressed),
-		}
-	}}
+	Plain = &Config{Name: "plain", codec: footer.CodecUncompressed}
 	// ZstdV2 is dictionary encoding compressed with zstd (default level)
 	// in data pages v2.
-	ZstdV2 = &Config{Name: "zstd-v2", options: func(*datasets.Dataset, *schema.Schema) []parquet.WriterProperty {
-		return []parquet.WriterProperty{
-			parquet.WithCompression(compress.Codecs.Zstd),
-			parquet.WithDataPageVersion(parquet.DataPageV2),
-		}
-	}}
+	ZstdV2 = &Config{Name: "zstd-v2", codec: footer.CodecZstd, dictionary: true, pageV2: true}
 	// Delta turns dictionaries off and stores INT32/INT64 leaves as
 	// DELTA_BINARY_PACKED, the dataset's prefix-sharing strings as
 	// DELTA_BYTE_ARRAY and other strings as DELTA_LENGTH_BYTE_ARRAY, in
 	// snappy-compressed data pages v2 (what parquet-mr's v2 writer does).
-	Delta = &Config{Name: "delta", options: deltaOptions}
+	Delta = &Config{Name: "delta", codec: footer.CodecSnappy, pageV2: true, encoding: deltaEncoding}
 	// BSSZstd stores FLOAT/DOUBLE leaves as BYTE_STREAM_SPLIT, dictionary
 	// off, compressed with zstd, data page v1.
-	BSSZstd = &Config{Name: "bss-zstd", options: bssOptions}
+	BSSZstd = &Config{Name: "bss-zstd", codec: footer.CodecZstd, encoding: bssEncoding}
 )
 
-func deltaOptions(d *datasets.Dataset, leaves *schema.Schema) []parquet.WriterProperty {
-	opts := []parquet.WriterProperty{
-		parquet.WithDictionaryDefault(false),
-		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithDataPageVersion(parquet.DataPageV2),
+func deltaEncoding(d *datasets.Dataset, path string, t parquet.Type) (footer.Encoding, bool) {
+	switch t {
+	case parquet.Types.Int32, parquet.Types.Int64:
+		return footer.EncodingDeltaBinaryPacked, true
+	case parquet.Types.ByteArray:
+		if slices.Contains(d.PrefixStrings, path) {
+			return footer.EncodingDeltaByteArray, true
+		}
+		return footer.EncodingDeltaLengthByteArray, true
+	}
+	return 0, false
+}
+
+func bssEncoding(_ *datasets.Dataset, _ string, t parquet.Type) (footer.Encoding, bool) {
+	if t == parquet.Types.Float || t == parquet.Types.Double {
+		return footer.EncodingByteStreamSplit, true
+	}
+	return 0, false
+}
+
+// leafEncodings returns the dotted path of every leaf of d that c gives an
+// encoding, with that encoding.
+func (c *Config) leafEncodings(d *datasets.Dataset) (map[string]footer.Encoding, error) {
+	out := map[string]footer.Encoding{}
+	if c.encoding == nil {
+		return out, nil
+	}
+	leaves, err := pqarrow.ToParquet(d.Schema, parquet.NewWriterProperties(), arrowProps)
+	if err != nil {
+		return nil, fmt.Errorf("pqfiles: %s schema: %w", d.Name, err)
 	}
 	for i := range leaves.NumColumns() {
 		col := leaves.Column(i)
 		path := col.ColumnPath().String()
-		switch col.PhysicalType() {
-		case parquet.Types.Int32, parquet.Types.Int64:
-			opts = append(opts, parquet.WithEncodingFor(path, parquet.Encodings.DeltaBinaryPacked))
-		case parquet.Types.ByteArray:
-			enc := parquet.Encodings.DeltaLengthByteArray
-			if slices.Contains(d.PrefixStrings, path) {
-				enc = parquet.Encodings.DeltaByteArray
-			}
-			opts = append(opts, parquet.WithEncodingFor(path, enc))
+		if enc, ok := c.encoding(d, path, col.PhysicalType()); ok {
+			out[path] = enc
 		}
 	}
-	return opts
+	return out, nil
 }
 
-func bssOptions(_ *datasets.Dataset, leaves *schema.Schema) []parquet.WriterProperty {
-	opts := []parquet.WriterProperty{
-		parquet.WithDictionaryDefault(false),
-		parquet.WithCompression(compress.Codecs.Zstd),
-	}
-	for i := range leaves.NumColumns() {
-		col := leaves.Column(i)
-		if t := col.PhysicalType(); t == parquet.Types.Float || t == parquet.Types.Double {
-			opts = append(opts, parquet.WithEncodingFor(col.ColumnPath().String(), parquet.Encodings.ByteStreamSplit))
-		}
-	}
-	return opts
+// rowGroupRows is the row-group length that holds the largest of d's
+// batches at size s, so each batch is one row group.
+func rowGroupRows(d *datasets.Dataset, s datasets.Size) int64 {
+	rows, groups := int64(d.Rows(s)), int64(d.RowGroups)
+	return (rows + groups - 1) / groups
 }
 
 // Configs returns the configurations each dataset is written with: every
@@ -118,17 +125,57 @@ func Configs(d *datasets.Dataset) []*Config {
 // default, so readers restore the exact Arrow types.
 var arrowProps = pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
 
-// WriterProperties returns the Parquet writer properties c uses for d,
-// with row groups long enough to hold the largest of d's batches at size s.
+// WriterProperties returns the pqarrow writer properties of c for d at
+// size s. Codec and encoding numbers are the thrift values in both
+// libraries, so they convert directly.
 func (c *Config) WriterProperties(d *datasets.Dataset, s datasets.Size) (*parquet.WriterProperties, error) {
-	leaves, err := pqarrow.ToParquet(d.Schema, parquet.NewWriterProperties(), arrowProps)
+	encs, err := c.leafEncodings(d)
 	if err != nil {
-		return nil, fmt.Errorf("pqfiles: %s schema: %w", d.Name, err)
+		return nil, err
 	}
-	rows := int64(d.Rows(s))
-	groups := int64(d.RowGroups)
-	opts := append(c.options(d, leaves), parquet.WithMaxRowGroupLength((rows+groups-1)/groups))
+	version := parquet.DataPageV1
+	if c.pageV2 {
+		version = parquet.DataPageV2
+	}
+	opts := []parquet.WriterProperty{
+		parquet.WithCompression(compress.Compression(c.codec)),
+		parquet.WithDictionaryDefault(c.dictionary),
+		parquet.WithDataPageVersion(version),
+		parquet.WithMaxRowGroupLength(rowGroupRows(d, s)),
+	}
+	for path, enc := range encs {
+		opts = append(opts, parquet.WithEncodingFor(path, parquet.Encoding(enc)))
+	}
 	return parquet.NewWriterProperties(opts...), nil
+}
+
+// QuiverOptions returns quiver's writer options for c on d at size s:
+// the same codec, dictionary, page version, encodings and row groups as
+// [Config.WriterProperties], page CRCs off as pqarrow writes them, with
+// the given parallelism (1: sequential, 0: GOMAXPROCS).
+func (c *Config) QuiverOptions(d *datasets.Dataset, s datasets.Size, parallelism int) (arrowio.WriteOptions, error) {
+	encs, err := c.leafEncodings(d)
+	if err != nil {
+		return arrowio.WriteOptions{}, err
+	}
+	opts := arrowio.WriteOptions{
+		Compression:       c.codec,
+		DisableDictionary: !c.dictionary,
+		PageVersion:       arrowio.PageV1,
+		MaxRowGroupRows:   rowGroupRows(d, s),
+		DisableCRC:        true,
+		Parallelism:       parallelism,
+	}
+	if c.pageV2 {
+		opts.PageVersion = arrowio.PageV2
+	}
+	if len(encs) > 0 {
+		opts.Columns = map[string]arrowio.ColumnOptions{}
+		for path, enc := range encs {
+			opts.Columns[path] = arrowio.ColumnOptions{Encoding: footer.Some(enc)}
+		}
+	}
+	return opts, nil
 }
 
 // Write writes recs (d's batches at size s) to w as one Parquet file in
@@ -157,3 +204,27 @@ func (c *Config) Write(w io.Writer, d *datasets.Dataset, s datasets.Size, recs [
 // writerOnly hides any Close method of the caller's writer from pqarrow,
 // whose Close would otherwise close it.
 type writerOnly struct{ io.Writer }
+
+// WriteQuiver is [Config.Write] with quiver's writer (arrowio.NewWriter
+// with [Config.QuiverOptions]). Errors wrapping arrowio.ErrUnsupported
+// mean quiver cannot write d yet.
+func (c *Config) WriteQuiver(w io.Writer, d *datasets.Dataset, s datasets.Size, recs []arrow.RecordBatch, parallelism int) error {
+	opts, err := c.QuiverOptions(d, s, parallelism)
+	if err != nil {
+		return err
+	}
+	qw, err := arrowio.NewWriter(w, d.Schema, opts)
+	if err != nil {
+		return fmt.Errorf("pqfiles: quiver %s/%s: %w", d.Name, c.Name, err)
+	}
+	for _, r := range recs {
+		if err := qw.Write(r); err != nil {
+			qw.Close()
+			return fmt.Errorf("pqfiles: quiver %s/%s: %w", d.Name, c.Name, err)
+		}
+	}
+	if err := qw.Close(); err != nil {
+		return fmt.Errorf("pqfiles: quiver %s/%s: %w", d.Name, c.Name, err)
+	}
+	return nil
+}
