@@ -1,10 +1,11 @@
-// Command pq inspects Parquet files: their schema, metadata and (as the
-// reader lands) their data.
+// Command pq inspects Parquet files: their schema, metadata and data.
 //
 // Usage:
 //
 //	pq schema FILE          the schema tree with types, repetition and levels
 //	pq meta [--json] FILE   row groups, column chunks, sizes, codecs, encodings, statistics
+//	pq cat [flags] FILE     rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv
+//	pq head [flags] FILE    the first 10 rows (same flags as cat)
 package main
 
 import (
@@ -25,6 +26,8 @@ type command struct {
 var commands = []command{
 	{"schema", "print the schema tree with types, repetition and levels", runSchema},
 	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
+	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv)", runCat},
+	{"head", "print the first rows (cat with --limit 10)", runHead},
 }
 
 // errUsage marks an error caused by how pq was called (exit status 2).

@@ -102,3 +102,30 @@ func TestNotParquet(t *testing.T) {
 		t.Errorf("err = %v, want an error naming the file and the bad magic", err)
 	}
 }
+
+func TestHeadGolden(t *testing.T) {
+	golden(t, "trips.head.jsonl", runPQ(t, "head", fixture))
+}
+
+func TestCatCSVGolden(t *testing.T) {
+	golden(t, "trips.cat.csv", runPQ(t, "cat", "--columns", "trip_id,vendor,fare,paid_card", "--limit", "25", "--format", "csv", fixture))
+}
+
+func TestCatAllRows(t *testing.T) {
+	out := runPQ(t, "cat", "--columns", "trip_id", fixture)
+	if n := bytes.Count(out, []byte("\n")); n != 1000 {
+		t.Errorf("cat printed %d lines, want 1000", n)
+	}
+	if !bytes.HasPrefix(out, []byte(`{"trip_id":100000}`)) {
+		t.Errorf("first line %q", out[:min(40, len(out))])
+	}
+}
+
+func TestCatErrors(t *testing.T) {
+	if err := run([]string{"cat", "--format", "xml", fixture}, new(bytes.Buffer)); !errors.Is(err, errUsage) {
+		t.Errorf("--format xml: %v", err)
+	}
+	if err := run([]string{"cat", "--columns", "nope", fixture}, new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("unknown column: %v", err)
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/csv"
+
+	"github.com/quiverio/quiver/arrowio"
+)
+
+func runCat(args []string, out io.Writer) error {
+	return catCommand("cat", args, out, -1)
+}
+
+func runHead(args []string, out io.Writer) error {
+	return catCommand("head", args, out, 10)
+}
+
+// catCommand prints rows of a file as JSON lines or CSV; head is cat with
+// a default limit.
+func catCommand(name string, args []string, out io.Writer, limit int) error {
+	fs := newFlags(name)
+	columns := fs.String("columns", "", "comma-separated column paths to print (default: all)")
+	n := fs.Int("limit", limit, "print at most this many rows (-1: all)")
+	format := fs.String("format", "jsonl", "output format: jsonl or csv")
+	file, err := parseFile(fs, args)
+	if err != nil {
+		return err
+	}
+	if *format != "jsonl" && *format != "csv" {
+		return fmt.Errorf("%w: --format %q: want jsonl or csv", errUsage, *format)
+	}
+	opts := arrowio.ReadOptions{}
+	if *columns != "" {
+		opts.Columns = strings.Split(*columns, ",")
+	}
+	if *n >= 0 && *n < arrowio.DefaultBatchSize {
+		opts.BatchSize = max(*n, 1)
+	}
+	rd, err := arrowio.OpenFile(file, opts)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	rr, err := rd.RecordReader(context.Background())
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	var sink func(arrow.RecordBatch) error
+	if *format == "csv" {
+		cw := csv.NewWriter(w, rd.Schema(), csv.WithHeader(true), csv.WithNullWriter(""))
+		defer cw.Flush()
+		sink = cw.Write
+	} else {
+		sink = func(rec arrow.RecordBatch) error { return writeJSONLines(w, rec) }
+	}
+	left := int64(*n)
+	for (left != 0) && rr.Next() {
+		rec := rr.RecordBatch()
+		if left > 0 && rec.NumRows() > left {
+			rec = rec.NewSlice(0, left)
+			defer rec.Release()
+		}
+		if err := sink(rec); err != nil {
+			return err
+		}
+		if left > 0 {
+			left -= rec.NumRows()
+		}
+	}
+	return rr.Err()
+}
+
+// writeJSONLines writes one JSON object per row, fields in schema order.
+func writeJSONLines(w *bufio.Writer, rec arrow.RecordBatch) error {
+	names := make([][]byte, rec.NumCols())
+	for i, f := range rec.Schema().Fields() {
+		b, err := json.Marshal(f.Name)
+		if err != nil {
+			return err
+		}
+		names[i] = b
+	}
+	for r := 0; r < int(rec.NumRows()); r++ {
+		w.WriteByte('{')
+		for c, col := range rec.Columns() {
+			if c > 0 {
+				w.WriteByte(',')
+			}
+			w.Write(names[c])
+			w.WriteByte(':')
+			v, err := json.Marshal(jsonValue(col, r))
+			if err != nil {
+				return err
+			}
+			w.Write(v)
+		}
+		w.WriteString("}\n")
+	}
+	return nil
+}
+
+// jsonValue is the JSON form of value r of col (null for nulls).
+func jsonValue(col arrow.Array, r int) any {
+	if col.IsNull(r) {
+		return nil
+	}
+	if s, ok := col.(*array.String); ok {
+		return s.Value(r)
+	}
+	return col.GetOneForMarshal(r)
+}
