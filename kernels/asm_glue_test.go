@@ -5,7 +5,11 @@ package kernels
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"testing"
+
+	"golang.org/x/sys/cpu"
 )
 
 // The tests of each kernel run every entry of its impls slice; these check
@@ -70,6 +74,46 @@ func TestDispatchAllocs(t *testing.T) {
 		if a := testing.AllocsPerRun(10, func() { im.fn(u64, u64, idx) }); a != 0 {
 			t.Errorf("gather64 %s: %v allocations", im.name, a)
 		}
+	}
+}
+
+// simdExpected reports whether this CPU (as GODEBUG leaves it) has the
+// features the assembly kernels of this architecture need; popcnt adds
+// POPCNT on amd64.
+func simdExpected(popcnt bool) bool {
+	if runtime.GOARCH == "arm64" {
+		return cpu.ARM64.HasASIMD
+	}
+	return cpu.X86.HasAVX && cpu.X86.HasAVX2 && (cpu.X86.HasPOPCNT || !popcnt)
+}
+
+// checkChoice fails unless the dispatch variable v runs the last listed
+// implementation, and unless an assembly one is listed exactly when the CPU
+// has the features for it (want), so GODEBUG=cpu.avx2=off must leave "go".
+func checkChoice[F any](t *testing.T, name string, v F, impls []impl[F], want bool) {
+	t.Helper()
+	last := impls[len(impls)-1]
+	if reflect.ValueOf(v).Pointer() != reflect.ValueOf(last.fn).Pointer() {
+		t.Errorf("%s: dispatch does not run %s, the last listed implementation", name, last.name)
+	}
+	if got := len(impls) > 1; got != want {
+		t.Errorf("%s: assembly implementation listed: %v, CPU has its features: %v", name, got, want)
+	}
+}
+
+func TestDispatchChoice(t *testing.T) {
+	simd, simdPopcnt := simdExpected(false), simdExpected(true)
+	checkChoice(t, "unpack32", unpack32, unpack32Impls, simd)
+	checkChoice(t, "unpack64", unpack64, unpack64Impls, simd)
+	checkChoice(t, "bssDecode8", bssDecode8, bssDecode8Impls, simd)
+	checkChoice(t, "bssEncode2", bssEncode2, bssEncode2Impls, simd)
+	checkChoice(t, "deltaPrefixSum32", deltaPrefixSum32, deltaPrefixSum32Impls, simd)
+	checkChoice(t, "deltaPrefixSum64", deltaPrefixSum64, deltaPrefixSum64Impls, simd)
+	checkChoice(t, "levelsToBitmap16", levelsToBitmap16, levelsToBitmap16Impls, simdPopcnt)
+	checkChoice(t, "levelsToBitmap8", levelsToBitmap8, levelsToBitmap8Impls, simdPopcnt)
+	if runtime.GOARCH == "amd64" {
+		checkChoice(t, "gather32", gather32, gather32Impls, simd)
+		checkChoice(t, "gather64", gather64, gather64Impls, simd)
 	}
 }
 
