@@ -37,7 +37,10 @@ type Reader struct {
 // column is one projected top-level field and the leaves it reads.
 type column struct {
 	field arrow.Field
-	leaf  *footer.Node
+	leaf  *footer.Node // a flat field's leaf
+	// nested is set for structs, lists and maps, which the levels
+	// package assembles (see nested_reader.go).
+	nested *nestedField
 }
 
 // OpenFile opens the Parquet file at path. Close releases it.

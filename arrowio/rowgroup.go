@@ -27,7 +27,7 @@ type group struct {
 	index  int
 	rows   int64
 	schema *arrow.Schema
-	leaves []*leafReader
+	leaves []columnReader // one per projected column
 	// buffers holds the pooled bytes of the column chunks.
 	buffers [][]byte
 }
@@ -53,34 +53,49 @@ type byteRange struct{ start, end int64 }
 func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
 	rg := &r.ft.Meta.RowGroups[i]
 	limit := r.ft.MetaOffset
-	chunks := make([]byteRange, len(r.cols))
-	for c, col := range r.cols {
+	var leaves []*footer.Node // the leaves of every projected column, in order
+	for _, col := range r.cols {
+		leaves = append(leaves, col.leafNodes()...)
+	}
+	chunks := make([]byteRange, len(leaves))
+	for c, leaf := range leaves {
 		if rg.NumRows == 0 {
 			break // nothing to decode: leave the chunks unread
 		}
-		md := rg.Columns[col.leaf.Column].MetaData
+		md := rg.Columns[leaf.Column].MetaData
 		if md == nil {
-			return nil, &CorruptError{Offset: -1, RowGroup: i, Column: col.leaf.DottedPath(), Page: -1,
+			return nil, &CorruptError{Offset: -1, RowGroup: i, Column: leaf.DottedPath(), Page: -1,
 				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", ErrCorrupt)}
 		}
 		start, length, err := chunkRange(md, limit, r.padChunks)
 		if err != nil {
-			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: col.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 		}
 		chunks[c] = byteRange{start, start + length}
 	}
-	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]*leafReader, len(r.cols))}
+	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]columnReader, len(r.cols))}
 	bufs, err := r.readRanges(ctx, chunks, &g.buffers)
 	if err != nil {
 		g.release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
+	k := 0 // the first leaf of column c
 	for c, col := range r.cols {
-		md := rg.Columns[col.leaf.Column].MetaData
-		if md == nil {
-			md = &footer.ColumnMetaData{} // an empty row group's chunk metadata is never used
+		in := make([]columnChunk, 0, 1)
+		for _, leaf := range leaves[k : k+len(col.leafNodes())] {
+			md := rg.Columns[leaf.Column].MetaData
+			if md == nil {
+				md = &footer.ColumnMetaData{} // an empty row group's chunk metadata is never used
+			}
+			in = append(in, columnChunk{md: md, data: bufs[k], base: chunks[k].start})
+			k++
 		}
-		l, err := newLeafReader(col.leaf, i, md, bufs[c], chunks[c].start, rg.NumRows, col.field.Type, &r.opts, nil)
+		var l columnReader
+		if col.nested == nil {
+			l, err = newLeafReader(col.leaf, i, in[0].md, in[0].data, in[0].base, rg.NumRows, col.field.Type, &r.opts, nil)
+		} else {
+			l, err = newNestedReader(col.nested, i, in, rg.NumRows, &r.opts)
+		}
 		if err != nil {
 			g.release()
 			return nil, err
@@ -137,10 +152,7 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		}
 		dec := decompressors.Get().(*decompressor)
 		defer decompressors.Put(dec)
-		l := g.leaves[c]
-		l.dec = dec
-		cols[c], errs[c] = l.read(n)
-		l.dec = nil
+		cols[c], errs[c] = g.leaves[c].readRows(n, dec)
 	}
 	if parallelism <= 1 || len(g.leaves) == 1 {
 		for c := range g.leaves {

@@ -1,0 +1,327 @@
+package arrowio
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// levelChunk is the most levels a nested leaf decodes at once while it
+// looks for the end of a batch's last row.
+const levelChunk = 4096
+
+// nestedLeaf reads one leaf column below a nested field: for a batch of
+// whole rows, the definition and repetition levels of every entry and the
+// dense values (no nulls) of the entries at the maximum definition level.
+// It reuses the flat leaf reader's pages, dictionary and value decoders;
+// only the levels differ.
+//
+// A row ends where the next one starts (repetition level 0), so the
+// reader decodes levels in chunks until it sees the start of the row
+// after the batch: the levels past it stay in the buffers, decoded but
+// with their values not yet read, for the next batch. They always belong
+// to the current page, whose values decoder still holds their values.
+type nestedLeaf struct {
+	leafReader
+	maxDef, maxRep int16
+	defs, reps     levelReader
+
+	def, rep []int16 // the levels decoded: the batch's, then the carry
+	carry    int     // start of the carry in def and rep
+	seen     bool    // a level of the chunk has been read (the first must start a row)
+	perRow   float64 // values per row of the previous batch, for sizing the next
+	// levelsLeft counts down the chunk's levels (ColumnMetaData.num_values)
+	// as pages start.
+	levelsLeft int64
+}
+
+// newNestedLeaf prepares to read leaf l of a nested field from its column
+// chunk (see newLeafReader for the arguments).
+func newNestedLeaf(l *fieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, opts *ReadOptions) (*nestedLeaf, error) {
+	t, err := newTarget(l.node, l.field.Type)
+	if err != nil {
+		return nil, err
+	}
+	return &nestedLeaf{
+		leafReader: leafReader{
+			node:         l.node,
+			rowGroup:     rg,
+			codec:        md.Codec,
+			mem:          opts.allocator(),
+			t:            t,
+			pages:        pageIterator{data: chunk, base: base, verifyCRC: opts.VerifyCRC},
+			page:         -1,
+			rows:         rows,
+			totalRows:    rows,
+			uncompressed: md.TotalUncompressedSize,
+			decoders:     make(map[footer.Encoding]valueDecoder, 2),
+		},
+		maxDef:     l.node.MaxDef,
+		maxRep:     l.node.MaxRep,
+		levelsLeft: md.NumValues,
+	}, nil
+}
+
+// readRows decodes the next n rows: it returns their levels (valid until
+// the next call; rep is nil for a leaf without repetition) and their dense
+// values, which the caller releases.
+func (l *nestedLeaf) readRows(n int) (def, rep []int16, vals arrow.Array, err error) {
+	if int64(n) > l.rows {
+		return nil, nil, nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
+	}
+	// The previous batch's carry moves to the front.
+	c := l.carry
+	k := copy(l.def, l.def[c:])
+	l.def, l.carry = l.def[:k], 0
+	if l.maxRep > 0 {
+		copy(l.rep, l.rep[c:])
+		l.rep = l.rep[:k]
+	}
+	out := newColOut(l.mem, &l.t, l.valueHint(n), false, l.dataHint(n))
+	values, err := l.fill(out, n)
+	if err != nil {
+		out.release()
+		return nil, nil, nil, l.corrupt(err)
+	}
+	l.rows -= int64(n)
+	l.perRow = float64(values) / float64(max(n, 1))
+	shrinkColOut(out, values)
+	def = l.def[:l.carry]
+	if l.maxRep > 0 {
+		rep = l.rep[:l.carry]
+	}
+	return def, rep, out.finish(), nil
+}
+
+// fill decodes levels until the buffers hold n whole rows and the dense
+// values of their entries into out, and sets l.carry to the end of the
+// batch's levels. It returns the number of values.
+func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
+	values := 0 // values decoded into out
+	done := 0   // levels whose values are decoded
+	rows := 0   // row starts among the levels scanned
+	scanned := 0
+	for {
+		// Look for the start of row n+1 among the levels not scanned yet.
+		if l.maxRep == 0 {
+			if len(l.def) >= n {
+				l.carry = n
+				break
+			}
+			scanned, rows = len(l.def), len(l.def)
+		} else if cut, r := rowStart(l.rep, scanned, rows, n); cut >= 0 {
+			l.carry = cut
+			break
+		} else {
+			scanned, rows = len(l.rep), r
+		}
+		if l.left == 0 {
+			// The page's levels are all in the batch: read their values
+			// before the next page replaces it.
+			k, err := l.decodeValues(out, values, done, len(l.def))
+			if err != nil {
+				return 0, err
+			}
+			values, done = values+k, len(l.def)
+			if rows == n && (int64(n) == l.rows && l.levelsLeft <= 0 || l.pages.pos >= len(l.pages.data)) {
+				// The row group's last row ends with the chunk's last
+				// level (pages past the chunk's declared levels are not
+				// read: a padded chunk may hold the next chunk's).
+				l.carry = len(l.def)
+				break
+			}
+			if err := l.nextPage(); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		want := levelChunk
+		if l.maxRep == 0 {
+			want = n - len(l.def)
+		}
+		if err := l.decodeLevels(min(l.left, want)); err != nil {
+			return 0, err
+		}
+	}
+	k, err := l.decodeValues(out, values, done, l.carry)
+	return values + k, err
+}
+
+// rowStart scans rep[from:] for row starts, rows of them having been
+// seen before from, and returns the index of the start of row n+1 (-1
+// when it is not there) and the row starts counted.
+func rowStart(rep []int16, from, rows, n int) (cut, seen int) {
+	for i := from; i < len(rep); i++ {
+		if rep[i] == 0 {
+			if rows == n {
+				return i, rows
+			}
+			rows++
+		}
+	}
+	return -1, rows
+}
+
+// decodeLevels appends the page's next k levels to the buffers.
+func (l *nestedLeaf) decodeLevels(k int) error {
+	at := len(l.def)
+	l.def = growLevels(l.def, at+k)
+	if l.maxDef == 0 {
+		clear(l.def[at:])
+	} else if err := l.defs.read(l.def[at:]); err != nil {
+		return err
+	}
+	if l.maxRep > 0 {
+		l.rep = growLevels(l.rep, at+k)
+		if err := l.reps.read(l.rep[at:]); err != nil {
+			return err
+		}
+		if !l.seen && k > 0 && l.rep[at] != 0 {
+			return fmt.Errorf("%w: the column chunk starts with repetition level %d, not a row", ErrCorrupt, l.rep[at])
+		}
+	}
+	l.seen = l.seen || k > 0
+	l.left -= k
+	return nil
+}
+
+// growLevels returns s resized to n, keeping its contents.
+func growLevels(s []int16, n int) []int16 {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	g := make([]int16, n, max(n, 2*cap(s), levelChunk))
+	copy(g, s)
+	return g
+}
+
+// decodeValues decodes, from the current page, the values of the entries
+// [from, to) at the maximum definition level into out after its first at
+// values, and returns how many there were.
+func (l *nestedLeaf) decodeValues(out *colOut, at, from, to int) (int, error) {
+	k := 0
+	for _, d := range l.def[from:to] {
+		if d == l.maxDef {
+			k++
+		}
+	}
+	if k == 0 || l.t.kind == nullTarget {
+		return k, nil
+	}
+	if !l.started {
+		if err := l.values.start(l.pageValues, l.pageCount); err != nil {
+			return 0, err
+		}
+		l.started = true
+	}
+	growColOut(out, at+k)
+	return k, l.values.next(out, at, k)
+}
+
+// valueHint guesses how many values n rows hold, to size the first
+// buffers: the previous batch's rate, or one per row to begin with.
+func (l *nestedLeaf) valueHint(n int) int {
+	if l.perRow > 0 {
+		return int(min(l.perRow*float64(n)*1.1+64, 1<<26))
+	}
+	return n
+}
+
+// nextPage reads pages until the next data page and prepares its levels
+// and values; dictionary pages on the way are decoded, other pages are
+// skipped.
+func (l *nestedLeaf) nextPage() error {
+	for {
+		p, ok, err := l.pages.next()
+		l.page = l.pages.ordinal - 1
+		l.pageOff = p.offset
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%w: column chunk ended with rows still to read", ErrCorrupt)
+		}
+		switch p.header.Type {
+		case footer.PageTypeDictionary:
+			if err := l.readDictionary(&p); err != nil {
+				return err
+			}
+		case footer.PageTypeData, footer.PageTypeDataV2:
+			if err := l.startPage(&p); err != nil {
+				return err
+			}
+			if l.left > 0 {
+				return nil
+			}
+		}
+	}
+}
+
+// startPage prepares data page p: its level readers and value decoder.
+func (l *nestedLeaf) startPage(p *rawPage) error {
+	size := int(p.header.UncompressedPageSize)
+	if size < 0 {
+		return fmt.Errorf("%w: page declares %d uncompressed bytes", ErrCorrupt, size)
+	}
+	dp, err := splitDataPage(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.maxDef, l.maxRep)
+	if err != nil {
+		return err
+	}
+	if l.maxRep > 0 {
+		if err := l.reps.reset(dp.levelEncoding, dp.repLevels, dp.numValues, l.maxRep); err != nil {
+			return err
+		}
+	}
+	if l.maxDef > 0 {
+		if err := l.defs.reset(dp.levelEncoding, dp.defLevels, dp.numValues, l.maxDef); err != nil {
+			return err
+		}
+	}
+	if l.t.kind != nullTarget {
+		vd, ok := l.decoders[dp.encoding]
+		if !ok {
+			if vd, err = newValueDecoder(dp.encoding, &l.t, l.dict, &l.idx); err != nil {
+				return err
+			}
+			l.decoders[dp.encoding] = vd
+		}
+		l.values, l.started = vd, false
+		l.pageValues, l.pageCount = dp.values, dp.numValues
+	}
+	l.left = dp.numValues
+	l.levelsLeft -= int64(dp.numValues)
+	return nil
+}
+
+// growColOut makes room in out, a colOut without validity, for n values.
+func growColOut(o *colOut, n int) {
+	if n <= o.n {
+		return
+	}
+	n = max(n, o.n+o.n/2)
+	switch o.t.kind {
+	case fixedTarget:
+		o.values.Resize(n * o.t.width)
+	case boolTarget:
+		o.values.Resize(int(bitutil.BytesForBits(int64(n))))
+	case binaryTarget:
+		w := 4
+		if o.t.large {
+			w = 8
+		}
+		o.values.Resize((n + 1) * w)
+	}
+	o.n = n
+}
+
+// shrinkColOut sets the length of out, a colOut without validity, to its
+// first n values.
+func shrinkColOut(o *colOut, n int) {
+	if o.t.kind == nullTarget || n > o.n {
+		growColOut(o, n)
+	}
+	o.n = n
+}

@@ -1,0 +1,104 @@
+package arrowio
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/levels"
+)
+
+// columnReader reads one projected top-level field of a row group, batch
+// after batch.
+type columnReader interface {
+	// readRows decodes the next n rows into a new array, decompressing
+	// pages with dec.
+	readRows(n int, dec *decompressor) (arrow.Array, error)
+	// release returns the reader's pooled buffers; it is not used again.
+	release()
+}
+
+// readRows reads a flat column's next n rows with dec.
+func (l *leafReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
+	l.dec = dec
+	defer func() { l.dec = nil }()
+	return l.read(n)
+}
+
+// nestedReader reads a nested top-level field of one row group: each
+// leaf's levels and dense values for a batch of whole rows, assembled by
+// the levels package.
+type nestedReader struct {
+	field    *nestedField
+	asm      *levels.Assembler
+	leaves   []*nestedLeaf
+	mem      memory.Allocator
+	rowGroup int
+	cols     []levels.Column
+}
+
+// newNestedReader prepares to read field f of row group rg, of rows rows,
+// from the column chunks of its leaves.
+func newNestedReader(f *nestedField, rg int, chunks []columnChunk, rows int64, opts *ReadOptions) (*nestedReader, error) {
+	asm, err := levels.NewAssembler(f.node)
+	if err != nil {
+		return nil, fmt.Errorf("%w: column %q: %w", ErrUnsupported, f.node.Name, err)
+	}
+	r := &nestedReader{field: f, asm: asm, mem: opts.allocator(), rowGroup: rg,
+		leaves: make([]*nestedLeaf, len(f.leaves)), cols: make([]levels.Column, len(f.leaves))}
+	for i, l := range f.leaves {
+		c := chunks[i]
+		if r.leaves[i], err = newNestedLeaf(l, rg, c.md, c.data, c.base, rows, opts); err != nil {
+			r.release()
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// columnChunk is one column chunk of a row group in memory: its metadata
+// and its bytes, which start at file offset base.
+type columnChunk struct {
+	md   *footer.ColumnMetaData
+	data []byte
+	base int64
+}
+
+func (r *nestedReader) release() {
+	for _, l := range r.leaves {
+		if l != nil {
+			l.release()
+		}
+	}
+}
+
+func (r *nestedReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
+	defer func() {
+		for i, c := range r.cols {
+			if c.Values != nil {
+				c.Values.Release()
+			}
+			r.cols[i] = levels.Column{}
+		}
+	}()
+	for i, l := range r.leaves {
+		l.dec = dec
+		def, rep, vals, err := l.readRows(n)
+		l.dec = nil
+		if err != nil {
+			return nil, err
+		}
+		r.cols[i] = levels.Column{Def: def, Rep: rep, Values: vals}
+	}
+	arr, err := r.asm.Assemble(r.mem, n, r.cols)
+	if err != nil {
+		if errors.Is(err, levels.ErrCorrupt) {
+			return nil, &CorruptError{Offset: -1, RowGroup: r.rowGroup, Column: r.field.node.Name, Page: -1, Err: err}
+		}
+		return nil, fmt.Errorf("row group %d, column %q: %w: %w", r.rowGroup, r.field.node.Name, ErrUnsupported, err)
+	}
+	return arr, nil
+}
