@@ -17,7 +17,6 @@ import (
 // their PLAIN encoding, and RLE-encoded at the end of the page when asked.
 type boolWriter struct {
 	fallbackEnc footer.Encoding
-	rle         kernels.RLEEncoder
 
 	bm   []byte // the bound slots' bitmap
 	boff int    // the bit of slot 0 in bm
@@ -113,14 +112,7 @@ func (w *boolWriter) appendBits(dst []byte, n int) ([]byte, error) {
 	case footer.EncodingRLE:
 		// RLE-encoded booleans carry a 4-byte length, like v1 levels.
 		at := len(dst)
-		dst = append(dst, 0, 0, 0, 0)
-		if err := w.rle.Reset(dst, 1); err != nil {
-			return dst, err
-		}
-		if err := w.rle.PutBitmap(w.bits, 0, n); err != nil {
-			return dst, err
-		}
-		dst = w.rle.Flush()
+		dst = appendBitsRLE(append(dst, 0, 0, 0, 0), w.bits, n)
 		binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
 		return dst, nil
 	}

@@ -43,11 +43,17 @@ const minLevelRun = 4
 
 // appendRLE appends the levels in the hybrid encoding (without a length
 // prefix).
-func (d *defBitmap) appendRLE(dst []byte) []byte {
-	b := d.bits[:(d.n+7)/8]
-	if d.n%8 != 0 {
+func (d *defBitmap) appendRLE(dst []byte) []byte { return appendBitsRLE(dst, d.bits, d.n) }
+
+// appendBitsRLE appends the first n bits of the LSB-first bitmap b as a
+// bit-width-1 RLE/bit-packing hybrid stream: runs of at least minLevelRun
+// whole 0x00 or 0xff bytes become RLE runs, other bytes bit-packed groups.
+// Bits of b past n are cleared.
+func appendBitsRLE(dst, b []byte, n int) []byte {
+	b = b[:(n+7)/8]
+	if n%8 != 0 {
 		// The last group's padding must not extend a run of ones.
-		b[len(b)-1] &= byte(1)<<(d.n%8) - 1
+		b[len(b)-1] &= byte(1)<<(n%8) - 1
 	}
 	lit := 0 // first byte not yet written
 	for i := 0; i < len(b); {
@@ -60,8 +66,8 @@ func (d *defBitmap) appendRLE(dst []byte) []byte {
 		}
 		if j-i >= minLevelRun {
 			dst = appendGroups(dst, b[lit:i])
-			// A run reaching the last byte stops at the last level.
-			dst = binary.AppendUvarint(dst, uint64(min(8*(j-i), d.n-8*i))<<1)
+			// A run reaching the last byte stops at the last bit.
+			dst = binary.AppendUvarint(dst, uint64(min(8*(j-i), n-8*i))<<1)
 			dst = append(dst, v&1)
 			lit = j
 		}

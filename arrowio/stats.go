@@ -277,9 +277,9 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 	lo, hi := data[offs[0]:offs[1]], data[offs[0]:offs[1]]
 	for i := 1; i < len(offs)-1; i++ {
 		v := data[offs[i]:offs[i+1]]
-		if bytes.Compare(v, lo) < 0 {
+		if lessBytes(v, lo) {
 			lo = v
-		} else if bytes.Compare(v, hi) > 0 {
+		} else if lessBytes(hi, v) {
 			hi = v
 		}
 	}
@@ -287,14 +287,48 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 	s.add(hi, order)
 }
 
-// addFixed widens s to cover the width-byte values of data.
+// addFixed widens s to cover the width-byte values of data, tracking the
+// bounds as positions in data and copying them once.
 func (s *bytesStats) addFixed(data []byte, width int, order statOrder) {
-	if order == orderNone {
+	if order == orderNone || len(data) < width {
 		return
 	}
-	for i := 0; i+width <= len(data); i += width {
-		s.add(data[i:i+width], order)
+	if order == orderFloat16 {
+		for i := 0; i+width <= len(data); i += width {
+			s.add(data[i:i+width], order)
+		}
+		return
 	}
+	lo, hi := data[:width], data[:width]
+	for i := width; i+width <= len(data); i += width {
+		v := data[i : i+width]
+		if lessFixed(v, lo, order) {
+			lo = v
+		} else if lessFixed(hi, v, order) {
+			hi = v
+		}
+	}
+	s.add(lo, order)
+	s.add(hi, order)
+}
+
+// lessFixed reports whether a sorts before b, two values of one width in
+// unsigned or decimal order: two's complement big-endian values of one
+// width differ in sign only in their first byte.
+func lessFixed(a, b []byte, order statOrder) bool {
+	if order == orderDecimal && a[0] != b[0] {
+		return int8(a[0]) < int8(b[0])
+	}
+	return lessBytes(a, b)
+}
+
+// lessBytes reports whether a sorts before b, unsigned and
+// lexicographically, deciding most pairs by their first bytes.
+func lessBytes(a, b []byte) bool {
+	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return bytes.Compare(a, b) < 0
 }
 
 // compareBytes compares two values of a byte-array column in order.
