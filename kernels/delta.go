@@ -81,8 +81,8 @@ func DeltaBinaryPackedInt64(dst []int64, src []byte) (int, error) {
 }
 
 // deltaDecode decodes len(dst) values of bits bits each and returns the
-// stream's length. unpack sees exactly the bytes of the values it unpacks;
-// prefix turns a run of unpacked deltas into values.
+// stream's length. unpack is given the rest of the stream after the values
+// it unpacks; prefix turns a run of unpacked deltas into values.
 func deltaDecode[T uint32 | uint64](dst []T, src []byte, bits uint, unpack func([]T, []byte, uint), prefix func([]T, T, T) T) (int, error) {
 	h, err := ParseDeltaHeader(src)
 	if err != nil {
@@ -112,27 +112,35 @@ func deltaDecode[T uint32 | uint64](dst []T, src []byte, bits uint, unpack func(
 		widths := src[pos : pos+h.MiniBlocks]
 		pos += h.MiniBlocks
 		start := filled
-		for _, w := range widths {
-			if rem == 0 {
-				break // widths of miniblocks past the last value mean nothing
+		for m := 0; m < len(widths) && rem > 0; {
+			// Miniblocks of equal width are one packed run: unpack them
+			// with one call. Widths of miniblocks past the last value mean
+			// nothing and are not looked at.
+			w := widths[m]
+			group := 1
+			for m+group < len(widths) && widths[m+group] == w && group*vpm < rem {
+				group++
 			}
+			m += group
 			if uint(w) > bits {
 				return 0, fmt.Errorf("%w: delta miniblock width %d above %d at byte %d", ErrCorrupt, w, bits, pos)
 			}
-			cnt := min(vpm, rem)
+			cnt := min(group*vpm, rem)
 			rem -= cnt
 			need := (cnt*int(w) + 7) / 8
 			if need > len(src)-pos {
-				return 0, fmt.Errorf("%w: delta miniblock of %d values of width %d at byte %d needs %d bytes, have %d", ErrCorrupt, cnt, w, pos, need, len(src)-pos)
+				return 0, fmt.Errorf("%w: delta miniblocks of %d values of width %d at byte %d need %d bytes, have %d", ErrCorrupt, cnt, w, pos, need, len(src)-pos)
 			}
 			if take := min(cnt, len(dst)-filled); take > 0 {
-				unpack(dst[filled:filled+take], src[pos:pos+(take*int(w)+7)/8], uint(w))
+				// The unpackers read only bytes of src, and the bytes
+				// after these values let the assembly take every block.
+				unpack(dst[filled:filled+take], src[pos:], uint(w))
 				filled += take
 			}
-			size := vpm / 8 * int(w)
+			size := group * vpm / 8 * int(w)
 			if size > len(src)-pos {
 				if rem > 0 {
-					return 0, fmt.Errorf("%w: delta miniblock of width %d at byte %d needs %d bytes, have %d", ErrCorrupt, w, pos, size, len(src)-pos)
+					return 0, fmt.Errorf("%w: delta miniblocks of width %d at byte %d need %d bytes, have %d", ErrCorrupt, w, pos, size, len(src)-pos)
 				}
 				size = len(src) - pos // the last miniblock's padding, cut short
 			}
