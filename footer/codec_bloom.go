@@ -20,7 +20,9 @@ func (v *BloomFilterHeader) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch bloomFilterHeaderInfo.known(id, t) {
 			case 1:

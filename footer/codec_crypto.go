@@ -15,7 +15,9 @@ func (v *FileCryptoMetaData) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch fileCryptoMetaDataInfo.known(id, t) {
 			case 1:
@@ -60,7 +62,9 @@ func (v *EncryptionAlgorithm) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch {
 			case id == 1 && t == tStruct:
@@ -123,7 +127,9 @@ func (v *AesGcmV1) decodeAs(d *decoder, s *structInfo) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch s.known(id, t) {
 			case 1:
@@ -164,7 +170,9 @@ func (v *ColumnCryptoMetaData) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch {
 			case id == 1 && t == tStruct:
@@ -224,7 +232,9 @@ func (v *EncryptionWithColumnKey) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch encryptionWithColumnKeyInfo.known(id, t) {
 			case 1:

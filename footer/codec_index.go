@@ -18,7 +18,9 @@ func (v *ColumnIndex) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch columnIndexInfo.known(id, t) {
 			case 1:
@@ -81,7 +83,9 @@ func (v *OffsetIndex) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch offsetIndexInfo.known(id, t) {
 			case 1:
@@ -129,7 +133,9 @@ func (v *PageLocation) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch pageLocationInfo.known(id, t) {
 			case 1:

@@ -33,7 +33,9 @@ func (v *LogicalType) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			var k LogicalKind
 			if id > 0 && int(id) < len(logicalKinds) {
@@ -120,7 +122,9 @@ func (v *DecimalType) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch decimalTypeInfo.known(id, t) {
 			case 1:
@@ -192,7 +196,9 @@ func (v *TimeType) decodeAs(d *decoder, s *structInfo) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch s.known(id, t) {
 			case 1:
@@ -248,7 +254,9 @@ func (v *IntType) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch intTypeInfo.known(id, t) {
 			case 1:
@@ -290,7 +298,9 @@ func (v *VariantType) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			if variantTypeInfo.known(id, t) == 1 {
 				v.SpecificationVersion = Some(d.i8())
@@ -324,7 +334,9 @@ func (v *GeometryType) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			if geometryTypeInfo.known(id, t) == 1 {
 				v.CRS = Some(d.str())
@@ -358,7 +370,9 @@ func (v *GeographyType) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch geographyTypeInfo.known(id, t) {
 			case 1:
@@ -423,7 +437,9 @@ func (d *decoder) emptyUnion(s *structInfo, n int16) (member int16, known bool) 
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch {
 			case id >= 1 && id <= n && t == tStruct:

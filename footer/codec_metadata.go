@@ -30,7 +30,9 @@ func (v *FileMetaData) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch fileMetaDataInfo.known(id, t) {
 			case 1:
@@ -106,7 +108,9 @@ func (v *SchemaElement) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch schemaElementInfo.known(id, t) {
 			case 1:
@@ -180,7 +184,9 @@ func (v *RowGroup) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch rowGroupInfo.known(id, t) {
 			case 1:
@@ -266,7 +272,9 @@ func (v *ColumnChunk) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch columnChunkInfo.known(id, t) {
 			case 1:
@@ -345,7 +353,9 @@ func (v *ColumnMetaData) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch columnMetaDataInfo.known(id, t) {
 			case 1:
@@ -503,7 +513,9 @@ func (v *KeyValue) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch keyValueInfo.known(id, t) {
 			case 1:
@@ -549,7 +561,9 @@ func (v *SortingColumn) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch sortingColumnInfo.known(id, t) {
 			case 1:
@@ -598,7 +612,9 @@ func (v *PageEncodingStats) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch pageEncodingStatsInfo.known(id, t) {
 			case 1:

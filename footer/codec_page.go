@@ -16,7 +16,9 @@ func (v *PageHeader) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch pageHeaderInfo.known(id, t) {
 			case 1:
@@ -95,7 +97,9 @@ func (v *DataPageHeader) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch dataPageHeaderInfo.known(id, t) {
 			case 1:
@@ -167,7 +171,9 @@ func (v *DictionaryPageHeader) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch dictionaryPageHeaderInfo.known(id, t) {
 			case 1:
@@ -215,7 +221,9 @@ func (v *DataPageHeaderV2) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch dataPageHeaderV2Info.known(id, t) {
 			case 1:

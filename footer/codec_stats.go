@@ -17,7 +17,9 @@ func (v *Statistics) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch statisticsInfo.known(id, t) {
 			case 1:
@@ -83,7 +85,9 @@ func (v *SizeStatistics) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch sizeStatisticsInfo.known(id, t) {
 			case 1:
@@ -134,7 +138,9 @@ func (v *BoundingBox) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch boundingBoxInfo.known(id, t) {
 			case 1:
@@ -195,7 +201,9 @@ func (v *GeospatialStatistics) decode(d *decoder) {
 		for {
 			var t byte
 			if id, t = d.field(&last); t == tStop {
-				break
+				if id, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			switch geospatialStatisticsInfo.known(id, t) {
 			case 1:

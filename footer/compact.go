@@ -185,6 +185,11 @@ func (d *decoder) double() float64 {
 
 // length reads a binary or string length and checks it against the input.
 func (d *decoder) length() int {
+	b, p := d.b, d.p
+	if uint(p) < uint(len(b)) && b[p] < 0x80 && int(b[p]) < len(b)-p {
+		d.p = p + 1
+		return int(b[p])
+	}
 	u := d.uvarint()
 	if u > uint64(d.remaining()) {
 		if d.err == nil {
@@ -202,9 +207,9 @@ func (d *decoder) bin() []byte {
 	if d.err != nil {
 		return nil
 	}
-	v := d.b[d.p : d.p+n : d.p+n]
-	d.p += n
-	return v
+	p := d.p
+	d.p = p + n
+	return d.b[p : p+n : p+n]
 }
 
 // str reads a string into the decoder's string arena.
@@ -213,7 +218,7 @@ func (d *decoder) str() string {
 	if d.err != nil || n == 0 {
 		return ""
 	}
-	s := d.copyString(d.b[d.p : d.p+n])
+	s := d.copyString(d.b[d.p : d.p+n]) // before advancing: it sizes the arena by what remains
 	d.p += n
 	return s
 }
@@ -239,9 +244,12 @@ func (d *decoder) internKey() string {
 	return s
 }
 
-// field reads a field header and returns the field id (absolute, resolved
-// against *last) and wire type; it returns tStop at the end of the struct and
-// on error. The short form (delta 1-15, known type) is handled inline.
+// field reads a short-form field header (delta 1-15, a known wire type) and
+// returns the field id, resolved against *last, and the wire type. For any
+// other next byte (a stop, a long-form header, an error or the end of the
+// input) it consumes nothing and returns tStop, and the caller falls back to
+// fieldSlow. The split keeps field small enough to inline into every struct
+// decoder's loop.
 func (d *decoder) field(last *int16) (int16, byte) {
 	if b, p := d.b, d.p; uint(p) < uint(len(b)) && shortHeader[b[p]] {
 		h := b[p]
@@ -249,7 +257,7 @@ func (d *decoder) field(last *int16) (int16, byte) {
 		*last += int16(h >> 4)
 		return *last, h & 0x0f
 	}
-	return d.fieldSlow(last)
+	return 0, tStop
 }
 
 // shortHeader marks the field header bytes of the short form: a delta of 1
@@ -261,7 +269,8 @@ var shortHeader = func() (t [256]bool) {
 	return t
 }()
 
-// fieldSlow reads a stop, a long-form field header or a malformed one.
+// fieldSlow reads a stop, a long-form field header or a malformed one,
+// returning like field but tStop only at the struct's end or on error.
 func (d *decoder) fieldSlow(last *int16) (int16, byte) {
 	if d.p >= len(d.b) {
 		d.fail("truncated struct: no field header or stop")
@@ -382,7 +391,9 @@ func (d *decoder) skipStruct() {
 		for d.err == nil {
 			_, t := d.field(&last)
 			if t == tStop {
-				break
+				if _, t = d.fieldSlow(&last); t == tStop {
+					break
+				}
 			}
 			d.skip(t)
 		}

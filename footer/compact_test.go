@@ -45,6 +45,15 @@ func TestVarints(t *testing.T) {
 	}
 }
 
+// nextField reads a field header the way the struct decoders do: the
+// inlined short form, then the general one.
+func nextField(d *decoder, last *int16) (int16, byte) {
+	if id, t := d.field(last); t != tStop {
+		return id, t
+	}
+	return d.fieldSlow(last)
+}
+
 func TestFieldHeaders(t *testing.T) {
 	ids := []int16{1, 2, 17, 16, 32767, -32768, 0, 5, 20, 35}
 	var e encoder
@@ -56,17 +65,17 @@ func TestFieldHeaders(t *testing.T) {
 	d := decoder{b: e.b}
 	last = 0
 	for _, want := range ids {
-		id, typ := d.field(&last)
+		id, typ := nextField(&d, &last)
 		if id != want || typ != tI32 || d.i32() != int32(want) {
 			t.Fatalf("field %d: got id %d type %d, err %v", want, id, typ, d.err)
 		}
 	}
-	if _, typ := d.field(&last); typ != tStop || d.err != nil || d.p != len(e.b) {
+	if _, typ := nextField(&d, &last); typ != tStop || d.err != nil || d.p != len(e.b) {
 		t.Fatalf("no clean stop: type %d, err %v", typ, d.err)
 	}
-	for _, bad := range [][]byte{{0x1e}, {0x1f}, {0x10}, {0x05}, {0x05, 0x80}} {
+	for _, bad := range [][]byte{{0x1e}, {0x1f}, {0x10}, {0x05}, {0x05, 0x80}, {}} {
 		d := decoder{b: bad}
-		if _, typ := d.field(&last); typ != tStop || d.err == nil {
+		if _, typ := nextField(&d, &last); typ != tStop || d.err == nil {
 			t.Errorf("header %x: want an error, got type %d", bad, typ)
 		}
 	}
