@@ -101,7 +101,7 @@ func (w *fixedWriter[T, U]) startChunk(dict bool) {
 func (w *fixedWriter[T, U]) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) {
 	if d, ok := arr.(*array.Dictionary); ok {
 		var err error
-		if w.didx, w.dvalid, err = dictIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
+		if w.didx, w.dvalid, err = gatherIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
 			return nil, 0, err
 		}
 		dict := d.Dictionary()

@@ -50,7 +50,7 @@ func (w *flbaWriter) startChunk(dict bool) {
 func (w *flbaWriter) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) {
 	var err error
 	if d, ok := arr.(*array.Dictionary); ok {
-		if w.didx, w.dvalid, err = dictIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
+		if w.didx, w.dvalid, err = gatherIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
 			return nil, 0, err
 		}
 		dict := d.Dictionary()

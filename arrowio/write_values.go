@@ -421,12 +421,12 @@ func resize(b []byte, n int) []byte {
 	return b[:n]
 }
 
-// dictIndices returns the indices of slots [lo, hi) of a dictionary array
+// gatherIndices returns the indices of slots [lo, hi) of a dictionary array
 // as int64 values in dst, with the merged validity of those slots (a null
 // index or an index to a null dictionary value is null) in valid, whose
 // bit 0 is slot lo. An index of a valid slot outside the dictionary is an
 // error.
-func dictIndices(dst []int64, valid []byte, arr *array.Dictionary, lo, hi int) ([]int64, []byte, error) {
+func gatherIndices(dst []int64, valid []byte, arr *array.Dictionary, lo, hi int) ([]int64, []byte, error) {
 	d := arr.Data()
 	off := d.Offset()
 	n := hi - lo
