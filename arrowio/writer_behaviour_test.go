@@ -228,3 +228,37 @@ func TestWriterMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterAllocationsDoNotGrowWithRows checks that a warmed-up writer
+// allocates per row group and column (metadata, statistics), never per
+// value: a batch of 40 times the rows costs no more allocations.
+func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	fields, cols := matrixColumns(t, mem, testRows(40000), true, 10)
+	defer releaseAll(cols)
+	big := record(fields, cols)
+	defer big.Release()
+	small := big.NewSlice(0, big.NumRows()/40)
+	defer small.Release()
+	for _, opts := range []WriteOptions{{Parallelism: 1}, {Parallelism: 1, DisableDictionary: true, Compression: footer.CodecSnappy, PageVersion: PageV2}} {
+		w, err := NewWriter(io.Discard, big.Schema(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(big); err != nil { // grow every buffer once
+			t.Fatal(err)
+		}
+		allocs := func(rec arrow.RecordBatch) float64 {
+			return testing.AllocsPerRun(3, func() {
+				if err := w.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		a, b := allocs(small), allocs(big)
+		if b > a+float64(4*len(fields)) {
+			t.Errorf("%+v: %v allocations for %d rows, %v for %d", opts, b, big.NumRows(), a, small.NumRows())
+		}
+	}
+}
