@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/levels/levelstest"
 )
 
 // TestShredAssembleRoundTrip shreds random nested arrays (and slices of
@@ -20,12 +22,12 @@ func TestShredAssembleRoundTrip(t *testing.T) {
 	}
 	for c := range cases {
 		r := rand.New(rand.NewPCG(1, uint64(c)))
-		f := arrow.Field{Name: "f", Type: randType(r, 4, true), Nullable: r.IntN(3) != 0}
+		f := arrow.Field{Name: "f", Type: levelstest.RandType(r, 4, true), Nullable: r.IntN(3) != 0}
 		t.Run(fmt.Sprintf("%d/%s", c, f.Type), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			n := r.IntN(40)
-			arr := randArray(r, mem, f, n, nil)
+			arr := levelstest.RandArray(r, mem, f, n, nil)
 			defer arr.Release()
 			lo := r.IntN(n + 1)
 			hi := lo + r.IntN(n-lo+1)
