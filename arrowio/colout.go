@@ -27,18 +27,25 @@ type colOut struct {
 	data     *memory.Buffer // binary value bytes
 	dataLen  int
 	nulls    int
+	mem      memory.Allocator
+	// Dictionary targets: dict is the chunk's dictionary (a reference this
+	// colOut owns, or nil), and extra holds the values of pages that were
+	// not dictionary-encoded, extraN of them, indexed after dict's values.
+	dict   arrow.Array
+	extra  *colOut
+	extraN int
 }
 
 // newColOut allocates the buffers for n slots of t from mem, with room for
 // dataHint bytes of binary data to start with.
 func newColOut(mem memory.Allocator, t *target, n int, nullable bool, dataHint int) *colOut {
-	o := &colOut{t: t, n: n}
+	o := &colOut{t: t, n: n, mem: mem}
 	if nullable {
 		o.validity = memory.NewResizableBuffer(mem)
 		o.validity.Resize(int(bitutil.BytesForBits(int64(n))))
 	}
 	switch t.kind {
-	case fixedTarget:
+	case fixedTarget, dictTarget:
 		o.values = memory.NewResizableBuffer(mem)
 		o.values.Resize(n * t.width)
 	case boolTarget:
@@ -68,6 +75,12 @@ func (o *colOut) release() {
 		if b != nil {
 			b.Release()
 		}
+	}
+	if o.dict != nil {
+		o.dict.Release()
+	}
+	if o.extra != nil {
+		o.extra.release()
 	}
 	*o = colOut{}
 }
@@ -108,6 +121,11 @@ func (o *colOut) finish() arrow.Array {
 	case binaryTarget:
 		o.data.Resize(o.dataLen)
 		bufs = []*memory.Buffer{validity, o.values, o.data}
+	case dictTarget:
+		// buildDictionary ran before finish.
+		data := array.NewDataWithDictionary(o.t.typ, o.n, []*memory.Buffer{validity, o.values}, o.nulls, 0, o.dict.Data().(*array.Data))
+		defer data.Release()
+		return array.MakeFromData(data)
 	}
 	data := array.NewData(o.t.typ, o.n, bufs, nil, o.nulls, 0)
 	defer data.Release()
@@ -124,7 +142,7 @@ func (o *colOut) spread(at, n, k int) error {
 	valid := o.validity.Bytes()
 	var err error
 	switch o.t.kind {
-	case fixedTarget:
+	case fixedTarget, dictTarget:
 		err = spreadFixed(o.values.Bytes(), o.t.width, valid, at, n, k)
 	case boolTarget:
 		bits := o.values.Bytes()

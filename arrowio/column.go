@@ -26,7 +26,8 @@ type leafReader struct {
 	dec     *decompressor
 	pageBuf []byte
 	dict    *dictionary
-	idx     []uint32 // dictionary index scratch
+	dictArr arrow.Array // dict as an Arrow array, for dictionary targets
+	idx     []uint32    // dictionary index scratch
 
 	// The current data page.
 	page    int // ordinal of the current page within the chunk, for errors
@@ -93,7 +94,17 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
 	}
 	out := newColOut(l.mem, &l.t, n, l.node.MaxDef > 0, l.dataHint(n))
-	if err := l.fill(out, n); err != nil {
+	err := l.fill(out, n)
+	if err == nil && l.t.kind == dictTarget {
+		// The chunk's dictionary page comes before its data pages, so
+		// after fill it has been read if the chunk has one.
+		if l.dictArr != nil {
+			l.dictArr.Retain()
+			out.dict = l.dictArr
+		}
+		err = out.buildDictionary()
+	}
+	if err != nil {
 		out.release()
 		return nil, l.corrupt(err)
 	}
@@ -204,7 +215,10 @@ func (l *leafReader) release() {
 	if l.dict != nil {
 		l.dict.release()
 	}
-	l.pageBuf, l.idx, l.dict = nil, nil, nil
+	if l.dictArr != nil {
+		l.dictArr.Release()
+	}
+	l.pageBuf, l.idx, l.dict, l.dictArr = nil, nil, nil, nil
 }
 
 func (l *leafReader) readDictionary(p *rawPage) error {
@@ -223,8 +237,17 @@ func (l *leafReader) readDictionary(p *rawPage) error {
 	if err != nil {
 		return err
 	}
-	l.dict, err = newDictionary(&l.t, dh.Encoding, int(dh.NumValues), body)
-	return err
+	vt := &l.t
+	if l.t.kind == dictTarget {
+		vt = l.t.value
+	}
+	if l.dict, err = newDictionary(vt, dh.Encoding, int(dh.NumValues), body); err != nil {
+		return err
+	}
+	if l.t.kind == dictTarget {
+		l.dictArr = l.dict.arrowDictionary(l.mem)
+	}
+	return nil
 }
 
 func (l *leafReader) startDataPage(p *rawPage) error {
@@ -248,7 +271,12 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 	if l.t.kind != nullTarget {
 		vd, ok := l.decoders[dp.encoding]
 		if !ok {
-			if vd, err = newValueDecoder(dp.encoding, &l.t, l.dict, &l.idx); err != nil {
+			if l.t.kind == dictTarget {
+				vd, err = newDictValueDecoder(dp.encoding, &l.t, l.dict, &l.idx)
+			} else {
+				vd, err = newValueDecoder(dp.encoding, &l.t, l.dict, &l.idx)
+			}
+			if err != nil {
 				return err
 			}
 			l.decoders[dp.encoding] = vd

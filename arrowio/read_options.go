@@ -35,6 +35,12 @@ type ReadOptions struct {
 	// Mapping tunes the Arrow types columns read as (string layout, INT96
 	// unit, whether to honour a stored ARROW:schema).
 	Mapping SchemaOptions
+	// Dictionary lists top-level string and binary columns to read as Arrow
+	// dictionary arrays (int32 indices): dictionary-encoded pages then
+	// decode to indices into the column chunk's dictionary without copying
+	// values. Columns an ARROW:schema entry declares as dictionaries read
+	// that way without being listed.
+	Dictionary []string
 }
 
 func (o *ReadOptions) allocator() memory.Allocator {

@@ -17,6 +17,7 @@ const (
 	boolTarget                     // one bit per value
 	binaryTarget                   // offsets + data
 	nullTarget                     // no values at all (Arrow null type)
+	dictTarget                     // indices of width bytes into a dictionary of value
 )
 
 // target describes how the values of one Parquet leaf land in Arrow
@@ -35,6 +36,8 @@ type target struct {
 	// dst; nil when the bytes are the same.
 	conv func(dst, src []byte, n int)
 	typ  arrow.DataType
+	// value is the target of the dictionary's values (dictTarget only).
+	value *target
 }
 
 // physicalWidth is the PLAIN width of fixed-width physical types, 0 for
@@ -59,6 +62,18 @@ func newTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 	t := target{typ: dt, physWidth: physicalWidth(n)}
 	if dt.ID() == arrow.NULL {
 		t.kind = nullTarget
+		return t, nil
+	}
+	if d, ok := dt.(*arrow.DictionaryType); ok {
+		v, err := newTarget(n, d.ValueType)
+		if err != nil {
+			return target{}, err
+		}
+		if v.kind != fixedTarget && v.kind != binaryTarget {
+			return target{}, fmt.Errorf("%w: column %q: cannot read %s as a dictionary", ErrUnsupported, n.DottedPath(), v.typ)
+		}
+		t.kind, t.value = dictTarget, &v
+		t.width = d.IndexType.(arrow.FixedWidthDataType).BitWidth() / 8
 		return t, nil
 	}
 	bad := func() (target, error) {

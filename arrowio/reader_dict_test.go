@@ -1,0 +1,190 @@
+package arrowio
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// valueStrings renders every slot of a (possibly dictionary) array, so
+// arrays with different dictionaries compare by the values they mean.
+func valueStrings(a arrow.Array) []string {
+	out := make([]string, a.Len())
+	for i := range out {
+		switch {
+		case a.IsNull(i):
+			out[i] = "<null>"
+		default:
+			if d, ok := a.(*array.Dictionary); ok {
+				out[i] = d.Dictionary().ValueStr(d.GetValueIndex(i))
+			} else {
+				out[i] = a.ValueStr(i)
+			}
+		}
+	}
+	return out
+}
+
+// chunkedStrings is valueStrings over every chunk of a column.
+func chunkedStrings(c *arrow.Chunked) []string {
+	var out []string
+	for _, ch := range c.Chunks() {
+		out = append(out, valueStrings(ch)...)
+	}
+	return out
+}
+
+func writePqarrow(t *testing.T, rec arrow.RecordBatch, opts ...parquet.WriterProperty) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func readTableWith(t *testing.T, file []byte, opts ReadOptions) arrow.Table {
+	t.Helper()
+	rd, err := Open(bytes.NewReader(file), int64(len(file)), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	tbl, err := rd.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+func TestReadStoredDictionaryType(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, idx := range []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64} {
+		dt := &arrow.DictionaryType{IndexType: idx, ValueType: arrow.BinaryTypes.String}
+		b := array.NewDictionaryBuilder(mem, dt).(*array.BinaryDictionaryBuilder)
+		for i := range 3000 {
+			if i%7 == 0 {
+				b.AppendNull()
+				continue
+			}
+			b.AppendString(fmt.Sprint("city-", i%23))
+		}
+		arr := b.NewArray()
+		b.Release()
+		schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: dt, Nullable: true}}, nil)
+		rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
+		file := writePqarrow(t, rec, parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(512))
+		tbl := readTableWith(t, file, ReadOptions{Allocator: mem})
+		if got := tbl.Schema().Field(0).Type; !arrow.TypeEqual(got, dt) {
+			t.Errorf("%s: read as %s", dt, got)
+		}
+		if got, want := chunkedStrings(tbl.Column(0).Data()), valueStrings(arr); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: values differ", dt)
+		}
+		tbl.Release()
+		rec.Release()
+		arr.Release()
+	}
+}
+
+func TestReadDictionaryOptionWithFallback(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewStringBuilder(mem)
+	for i := range 5000 {
+		switch {
+		case i%11 == 0:
+			b.AppendNull()
+		case i < 2000:
+			b.Append(fmt.Sprint("low-", i%5))
+		default:
+			b.Append(fmt.Sprint("high-cardinality-value-", i)) // overflows the dictionary
+		}
+	}
+	arr := b.NewArray()
+	b.Release()
+	defer arr.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
+	defer rec.Release()
+	// A small dictionary limit makes arrow-go fall back to PLAIN mid-chunk.
+	file := writePqarrow(t, rec, parquet.WithDictionaryPageSizeLimit(2048), parquet.WithDataPageSize(1024))
+	ft, err := footer.ReadFooter(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plainPages, dictPages int32
+	for _, es := range ft.Meta.RowGroups[0].Columns[0].MetaData.EncodingStats {
+		switch {
+		case es.PageType == footer.PageTypeData && es.Encoding == footer.EncodingPlain:
+			plainPages += es.Count
+		case es.PageType == footer.PageTypeData:
+			dictPages += es.Count
+		}
+	}
+	if plainPages == 0 || dictPages == 0 {
+		t.Fatalf("want a chunk that falls back from dictionary to PLAIN pages: %d dictionary, %d PLAIN", dictPages, plainPages)
+	}
+	for _, batch := range []int{0, 333} {
+		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Dictionary: []string{"s"}, BatchSize: batch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := rd.Schema().Field(0).Type.(*arrow.DictionaryType); !ok {
+			t.Fatalf("schema type %s, want a dictionary", rd.Schema().Field(0).Type)
+		}
+		rr, err := rd.RecordReader(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rr.Next() {
+			got = append(got, valueStrings(rr.RecordBatch().Column(0))...)
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rr.Release()
+		rd.Close()
+		if fmt.Sprint(got) != fmt.Sprint(valueStrings(arr)) {
+			t.Errorf("batch %d: values differ from the input", batch)
+		}
+	}
+}
+
+func TestDictionaryOptionRejectsNumbers(t *testing.T) {
+	if _, err := OpenFile(tripsFixture, ReadOptions{Dictionary: []string{"trip_id"}}); err == nil {
+		t.Error("an int64 column accepted as a dictionary")
+	}
+	rd, err := OpenFile(tripsFixture, ReadOptions{Dictionary: []string{"vendor"}, Columns: []string{"vendor"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	rec, err := rd.ReadRowGroup(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	d := rec.Column(0).(*array.Dictionary)
+	if d.Dictionary().Len() != 4 || d.Len() != 500 {
+		t.Errorf("vendor dictionary of %d values over %d rows", d.Dictionary().Len(), d.Len())
+	}
+}
