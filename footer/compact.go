@@ -492,11 +492,16 @@ func (s *structInfo) fieldName(id int16) string {
 // checks that every required field was seen (bit id set in seen).
 func (d *decoder) done(s *structInfo, id int16, seen uint32) {
 	d.depth--
+	if d.err != nil || s.required&^seen != 0 {
+		d.failAt(s, id, seen)
+	}
+}
+
+// failAt is done's slow path: it reports the first missing required field
+// unless an error is already recorded, and traces the error to field id.
+func (d *decoder) failAt(s *structInfo, id int16, seen uint32) {
 	if d.err == nil {
 		missing := s.required &^ seen
-		if missing == 0 {
-			return
-		}
 		for id = 0; missing&(1<<id) == 0; id++ {
 		}
 		d.fail("required field missing")
