@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 )
 
@@ -83,22 +84,94 @@ func DeltaByteArrayData[O Offset](data []byte, offsets []O, prefix []int32, suff
 	if offsets[0] < 0 || end > int64(len(data)) {
 		return 0, fmt.Errorf("%w: delta byte array: offsets %d..%d outside %d data bytes", ErrShortBuffer, offsets[0], end, len(data))
 	}
+	if end < int64(offsets[0]) {
+		return 0, fmt.Errorf("%w: delta byte array: offsets end at %d, before their start %d", ErrCorrupt, end, offsets[0])
+	}
 	data = data[:end]
+	next := offsets[1:]
+	prefix = prefix[:len(next)]
 	sp := 0
 	prevStart, prevLen := int(offsets[0]), 0
-	for i, p := range prefix[:len(offsets)-1] {
-		start, stop := int(offsets[i]), int(offsets[i+1])
-		s := stop - start - int(p)
-		if p < 0 || int(p) > prevLen || s < 0 || stop > len(data) || s > len(suffixes)-sp {
+	for i := 0; ; i++ {
+		i, sp, prevStart, prevLen = deltaByteArrayShort(data, next, prefix, suffixes, i, sp, prevStart, prevLen)
+		if i == len(next) {
+			break
+		}
+		// Value i is long, near the end of data or of the suffixes, or
+		// inconsistent.
+		start, stop, p := prevStart+prevLen, int(next[i]), int(prefix[i])
+		s := stop - start - p
+		if p < 0 || p > prevLen || s < 0 || stop > len(data) || s > len(suffixes)-sp {
 			return 0, fmt.Errorf("%w: delta byte array value %d: prefix %d, length %d, previous length %d, %d suffix bytes left", ErrCorrupt, i, p, stop-start, prevLen, len(suffixes)-sp)
 		}
-		copyShort(data, start, data, prevStart, int(p))
-		copyShort(data, start+int(p), suffixes, sp, s)
+		copy(data[start:start+p], data[prevStart:prevStart+p])
+		copy(data[start+p:stop], suffixes[sp:sp+s])
 		sp += s
 		prevStart, prevLen = start, stop-start
 	}
 	return sp, nil
 }
+
+// deltaByteArrayShort copies values i, i+1, ... of a DELTA_BYTE_ARRAY page
+// while each is consistent, at most 32 bytes long, at least 32 bytes from
+// the end of data, and its suffix's 32-byte window (below) lies within
+// suffixes. Value i ends at next[i] and starts where the previous value
+// (prevStart, prevLen bytes) ends. It returns the first value it did not
+// copy, the suffix bytes used and the last value it copied (or the one it
+// was given).
+//
+// The previous value's four words stay in registers. Word k of a value is
+// word k of the previous value for its bytes below the prefix length p and
+// the word at suffixes[sp-p+8k:] for the rest (the window starts p bytes
+// before the suffix, so the suffix lands at byte p): two loads, a mask from
+// dbaMasks and one store per word, no branch on the lengths, and no value
+// read back from data just after it was written (a load that straddles
+// recent stores stalls). Bytes past a value's end come from later suffixes
+// and are overwritten by the values after it; they never pass the end of
+// data, which ends at the last value.
+func deltaByteArrayShort[O Offset](data []byte, next []O, prefix []int32, suffixes []byte, i, sp, prevStart, prevLen int) (int, int, int, int) {
+	if i < 0 || prevStart > len(data)-32 {
+		return i, sp, prevStart, prevLen
+	}
+	pw := (*[32]byte)(data[prevStart : prevStart+32])
+	w0, w1 := binary.LittleEndian.Uint64(pw[0:]), binary.LittleEndian.Uint64(pw[8:])
+	w2, w3 := binary.LittleEndian.Uint64(pw[16:]), binary.LittleEndian.Uint64(pw[24:])
+	start := prevStart + prevLen
+	for ; i < len(next); i++ {
+		stop, p := int(next[i]), int(prefix[i])
+		n := stop - start
+		if uint(p) > uint(prevLen) || uint(n) > 32 || p > n || p > sp || start > len(data)-32 || sp-p > len(suffixes)-32 {
+			break
+		}
+		m := (*[25]uint64)(dbaMasks[p&63 : p&63+25])
+		sf := (*[32]byte)(suffixes[sp-p : sp-p+32])
+		d := (*[32]byte)(data[start : start+32])
+		w0 = w0&m[24] | binary.LittleEndian.Uint64(sf[0:])&^m[24]
+		w1 = w1&m[16] | binary.LittleEndian.Uint64(sf[8:])&^m[16]
+		w2 = w2&m[8] | binary.LittleEndian.Uint64(sf[16:])&^m[8]
+		w3 = w3&m[0] | binary.LittleEndian.Uint64(sf[24:])&^m[0]
+		binary.LittleEndian.PutUint64(d[0:], w0)
+		binary.LittleEndian.PutUint64(d[8:], w1)
+		binary.LittleEndian.PutUint64(d[16:], w2)
+		binary.LittleEndian.PutUint64(d[24:], w3)
+		sp += n - p
+		prevLen = n
+		start = stop
+	}
+	return i, sp, start - prevLen, prevLen
+}
+
+// dbaMasks[p+24-8k] selects the bytes of word k (bytes 8k to 8k+7) of a
+// value that lie below p: none, the low p-8k bytes, or all eight.
+// The table runs to 64+25 entries so that indexing it by p&63 needs no
+// bounds check.
+var dbaMasks = func() (t [64 + 25]uint64) {
+	for x := range t {
+		below := min(max(x-24, 0), 8)
+		t[x] = ^(^uint64(0) << (8 * below))
+	}
+	return t
+}()
 
 // DeltaByteArrayFixed decodes a DELTA_BYTE_ARRAY page of
 // FIXED_LEN_BYTE_ARRAY values, width bytes each, into dst (len(dst)/width

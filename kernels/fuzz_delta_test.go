@@ -167,3 +167,83 @@ func FuzzDeltaByteArray(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDeltaByteArrayData gives the second step arbitrary arguments: value
+// lengths (some negative), prefix lengths (some past the previous value)
+// and suffix bytes, one byte each after the count. It must fail exactly
+// when refDeltaByteArrayData does, and otherwise write the same bytes and
+// nothing past the last value.
+func FuzzDeltaByteArrayData(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, n := range []int{1, 3, 40, 200} {
+		seed := []byte{byte(n)}
+		for i := range n {
+			seed = append(seed, byte(r.IntN(45)))
+			if i > 0 && r.IntN(4) > 0 {
+				seed = append(seed, byte(r.IntN(int(seed[len(seed)-2])+1)))
+			} else {
+				seed = append(seed, 0)
+			}
+		}
+		f.Add(append(seed, randBytes(r, 45*n)...))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) == 0 {
+			return
+		}
+		n := min(int(in[0]), (len(in)-1)/2)
+		offsets := make([]int32, n+1)
+		prefix := make([]int32, n)
+		offsets[0] = 3
+		for i := range n {
+			offsets[i+1] = offsets[i] + int32(int8(in[1+2*i]))
+			prefix[i] = int32(int8(in[2+2*i]))
+		}
+		suffixes := in[1+2*n:]
+		end := max(offsets[n], 0)
+		got, want := make([]byte, end+40), make([]byte, end+40)
+		for i := range got {
+			got[i], want[i] = byte(i), byte(i)
+		}
+		used, err := DeltaByteArrayData(got[:end], offsets, prefix, suffixes)
+		wantUsed, ok := refDeltaByteArrayData(want[:end], offsets, prefix, suffixes)
+		if (err == nil) != ok {
+			t.Fatalf("error %v, reference accepts %v", err, ok)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrShortBuffer) {
+				t.Fatalf("error %v wraps neither ErrCorrupt nor ErrShortBuffer", err)
+			}
+			return
+		}
+		if used != wantUsed || !slices.Equal(got, want) {
+			t.Fatalf("used %d (reference %d), bytes equal %v", used, wantUsed, slices.Equal(got, want))
+		}
+	})
+}
+
+// refDeltaByteArrayData is DeltaByteArrayData one byte at a time: it
+// reports whether the arguments are consistent and, if so, the suffix
+// bytes used.
+func refDeltaByteArrayData(data []byte, offsets, prefix []int32, suffixes []byte) (int, bool) {
+	if offsets[0] < 0 || int(offsets[len(offsets)-1]) > len(data) {
+		return 0, false
+	}
+	sp, prevStart, prevLen := 0, int(offsets[0]), 0
+	for i, p := range prefix[:len(offsets)-1] {
+		start, stop := int(offsets[i]), int(offsets[i+1])
+		s := stop - start - int(p)
+		if p < 0 || int(p) > prevLen || s < 0 || stop > len(data) || s > len(suffixes)-sp {
+			return 0, false
+		}
+		for j := range int(p) {
+			data[start+j] = data[prevStart+j]
+		}
+		for j := range s {
+			data[start+int(p)+j] = suffixes[sp+j]
+		}
+		sp += s
+		prevStart, prevLen = start, stop-start
+	}
+	return sp, true
+}
