@@ -1,6 +1,7 @@
 package arrowio
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unsafe"
 
@@ -120,6 +121,12 @@ func (o *colOut) finish() arrow.Array {
 		bufs = []*memory.Buffer{validity, o.values}
 	case binaryTarget:
 		o.data.Resize(o.dataLen)
+		if o.t.view {
+			views := o.views()
+			defer views.Release()
+			bufs = []*memory.Buffer{validity, views, o.data}
+			break
+		}
 		bufs = []*memory.Buffer{validity, o.values, o.data}
 	case dictTarget:
 		// buildDictionary ran before finish.
@@ -229,4 +236,28 @@ func bytesOf[T any](s []T) []byte {
 	var v T
 	size := int(unsafe.Sizeof(v))
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*size)[:len(s)*size]
+}
+
+// views builds the 16-byte views of a string_view or binary_view array
+// from the decoded offsets: values of up to 12 bytes are inlined, longer
+// ones keep a 4-byte prefix and point into data, buffer 0.
+func (o *colOut) views() *memory.Buffer {
+	buf := memory.NewResizableBuffer(o.mem)
+	buf.Resize(o.n * arrow.ViewHeaderSizeBytes)
+	v := buf.Bytes()
+	clear(v)
+	off := offsets32(o)
+	data := o.data.Bytes()
+	for i := range o.n {
+		s, e := off[i], off[i+1]
+		h := v[i*arrow.ViewHeaderSizeBytes : (i+1)*arrow.ViewHeaderSizeBytes]
+		binary.LittleEndian.PutUint32(h, uint32(e-s))
+		if arrow.IsViewInline(int(e - s)) {
+			copy(h[4:], data[s:e])
+			continue
+		}
+		copy(h[4:8], data[s:s+arrow.ViewPrefixLen])
+		binary.LittleEndian.PutUint32(h[12:], uint32(s)) // buffer index 0 at h[8:12]
+	}
+	return buf
 }

@@ -188,3 +188,38 @@ func TestDictionaryOptionRejectsNumbers(t *testing.T) {
 		t.Errorf("vendor dictionary of %d values over %d rows", d.Dictionary().Len(), d.Len())
 	}
 }
+
+// TestReadStringViews reads the fixture's strings as string_view and checks
+// them, inline and out-of-line, against the plain string read.
+func TestReadStringViews(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	read := func(layout StringLayout) arrow.Table {
+		rd, err := OpenFile(tripsFixture, ReadOptions{Allocator: mem, Columns: []string{"vendor", "note"}, Mapping: SchemaOptions{Strings: layout}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		tbl, err := rd.ReadTable(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tbl
+	}
+	views, plain := read(StringsView), read(StringsDefault)
+	defer views.Release()
+	defer plain.Release()
+	for i := range 2 {
+		if id := views.Schema().Field(i).Type.ID(); id != arrow.STRING_VIEW {
+			t.Errorf("field %d read as %s", i, views.Schema().Field(i).Type)
+		}
+		if got, want := chunkedStrings(views.Column(i).Data()), chunkedStrings(plain.Column(i).Data()); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("column %d: string_view values differ from string values", i)
+		}
+	}
+	for _, ch := range views.Column(1).Data().Chunks() {
+		if err := ch.(*array.StringView).ValidateFull(); err != nil {
+			t.Errorf("invalid string_view array: %v", err)
+		}
+	}
+}

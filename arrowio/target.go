@@ -29,6 +29,9 @@ type target struct {
 	physWidth int  // bytes per PLAIN value of the physical type (fixed kinds)
 	width     int  // bytes per value in the Arrow buffer (fixed kinds)
 	large     bool // 64-bit offsets (binary kinds)
+	// view marks string_view and binary_view: decoded as 32-bit offsets
+	// and data, then turned into views over the same data buffer.
+	view bool
 	// varDecimal marks BYTE_ARRAY decimals: variable-length big-endian
 	// integers read into a fixed-width Arrow decimal.
 	varDecimal bool
@@ -93,6 +96,9 @@ func newTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 			return t, nil
 		case arrow.LARGE_STRING, arrow.LARGE_BINARY:
 			t.kind, t.large = binaryTarget, true
+			return t, nil
+		case arrow.STRING_VIEW, arrow.BINARY_VIEW:
+			t.kind, t.view = binaryTarget, true
 			return t, nil
 		}
 		if isDecimal(dt) {
