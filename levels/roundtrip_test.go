@@ -27,7 +27,7 @@ func TestShredAssembleRoundTrip(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			n := r.IntN(40)
-			arr := levelstest.RandArray(r, mem, f, n, nil)
+			arr := levelstest.RandArray(r, mem, f, n, nil, true)
 			defer arr.Release()
 			lo := r.IntN(n + 1)
 			hi := lo + r.IntN(n-lo+1)

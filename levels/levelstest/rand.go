@@ -65,9 +65,9 @@ func RandType(r *rand.Rand, depth int, views bool) arrow.DataType {
 // RandArray returns n random slots of field f. Slots where forced is set
 // are null (an enclosing struct or fixed-size list is null there, so the
 // reader makes them null too); a nullable field is null in a quarter of
-// the others. Null lists own a few child slots of garbage, which no
-// reader sees.
-func RandArray(r *rand.Rand, mem memory.Allocator, f arrow.Field, n int, forced []bool) arrow.Array {
+// the others. With garbage set, null lists own a few child slots, which
+// no reader sees (Arrow allows it; pqarrow's writer does not).
+func RandArray(r *rand.Rand, mem memory.Allocator, f arrow.Field, n int, forced []bool, garbage bool) arrow.Array {
 	null := make([]bool, n)
 	for i := range null {
 		null[i] = (forced != nil && forced[i]) || (f.Nullable && r.IntN(4) == 0)
@@ -83,7 +83,7 @@ func RandArray(r *rand.Rand, mem memory.Allocator, f arrow.Field, n int, forced 
 	case *arrow.StructType:
 		kids := make([]arrow.ArrayData, t.NumFields())
 		for i, c := range t.Fields() {
-			a := RandArray(r, mem, c, n, null)
+			a := RandArray(r, mem, c, n, null, garbage)
 			kids[i] = a.Data()
 			defer a.Release()
 		}
@@ -94,7 +94,7 @@ func RandArray(r *rand.Rand, mem memory.Allocator, f arrow.Field, n int, forced 
 		for i := range n * size {
 			childNull[i] = null[i/size]
 		}
-		c := RandArray(r, mem, t.ElemField(), n*size, childNull)
+		c := RandArray(r, mem, t.ElemField(), n*size, childNull, garbage)
 		defer c.Release()
 		d = array.NewData(f.Type, n, []*memory.Buffer{validity}, []arrow.ArrayData{c.Data()}, nulls, 0)
 	case *arrow.MapType, *arrow.ListType, *arrow.LargeListType, *arrow.ListViewType, *arrow.LargeListViewType:
@@ -102,16 +102,16 @@ func RandArray(r *rand.Rand, mem memory.Allocator, f arrow.Field, n int, forced 
 		total := 0
 		for i := range lens {
 			lens[i] = r.IntN(4)
-			if r.IntN(4) == 0 {
+			if r.IntN(4) == 0 || (null[i] && !garbage) {
 				lens[i] = 0
 			}
 			total += lens[i]
 		}
 		var c arrow.Array
 		if mt, ok := t.(*arrow.MapType); ok {
-			c = RandArray(r, mem, arrow.Field{Name: "entries", Type: mt.Elem()}, total, nil)
+			c = RandArray(r, mem, arrow.Field{Name: "entries", Type: mt.Elem()}, total, nil, garbage)
 		} else {
-			c = RandArray(r, mem, t.(arrow.ListLikeType).ElemField(), total, nil)
+			c = RandArray(r, mem, t.(arrow.ListLikeType).ElemField(), total, nil, garbage)
 		}
 		defer c.Release()
 		bufs := offsetBuffers(mem, t, lens)
