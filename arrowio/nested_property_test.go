@@ -14,6 +14,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+	"github.com/quiverio/quiver/levels"
 	"github.com/quiverio/quiver/levels/levelstest"
 )
 
@@ -224,4 +227,100 @@ func compareNested(t *testing.T, rec arrow.RecordBatch, got arrow.Table, batch i
 		}
 		want.Release()
 	}
+}
+
+// TestNestedShredMatchesPqarrowLevels shreds the records of the property
+// test with the levels package, using the plan quiver's reader derives
+// from the written file, and compares each leaf's definition and
+// repetition levels with the ones pqarrow wrote, read from the file's
+// pages.
+func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
+	for c := range nestedCases() {
+		t.Run(fmt.Sprint(c), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			nc := randNestedCase(t, mem, c)
+			defer nc.rec.Release()
+			rd, err := Open(bytes.NewReader(nc.file), int64(len(nc.file)), ReadOptions{Allocator: mem})
+			if err != nil {
+				t.Fatalf("open: %v", err)
+			}
+			defer rd.Close()
+			for i, col := range rd.cols {
+				if col.nested == nil {
+					continue
+				}
+				sh, err := levels.NewShredder(col.nested.node)
+				if err != nil {
+					t.Fatalf("column %d: shredder: %v", i, err)
+				}
+				cols, err := sh.Shred(mem, nc.rec.Column(i))
+				if err != nil {
+					t.Fatalf("column %d: shred: %v", i, err)
+				}
+				for j, l := range col.nested.leaves {
+					def, rep := writtenLevels(t, nc.file, rd, l.node)
+					if !slices.Equal(def, cols[j].Def) && !(len(def) == 0 && cols[j].Def == nil) {
+						t.Errorf("leaf %s: definition levels\nshredded: %v\n  pqarrow: %v", l.node.DottedPath(), cols[j].Def, def)
+					}
+					if l.node.MaxRep > 0 && !slices.Equal(rep, cols[j].Rep) {
+						t.Errorf("leaf %s: repetition levels\nshredded: %v\n  pqarrow: %v", l.node.DottedPath(), cols[j].Rep, rep)
+					}
+					cols[j].Values.Release()
+				}
+			}
+		})
+	}
+}
+
+// writtenLevels decodes the definition and repetition levels of every
+// data page of leaf in file, row group after row group.
+func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (def, rep []int16) {
+	t.Helper()
+	var (
+		dec kernels.RLEDecoder
+		d   decompressor
+		buf []byte
+	)
+	for rg, g := range rd.Metadata().RowGroups {
+		md := g.Columns[leaf.Column].MetaData
+		start, length, err := chunkRange(md, int64(len(file)), false)
+		if err != nil {
+			t.Fatalf("row group %d: %v", rg, err)
+		}
+		it := pageIterator{data: file[start : start+length], base: start}
+		for {
+			p, ok, err := it.next()
+			if err != nil {
+				t.Fatalf("row group %d: %v", rg, err)
+			}
+			if !ok {
+				break
+			}
+			if p.header.Type == footer.PageTypeDictionary {
+				continue
+			}
+			buf = slices.Grow(buf[:0], int(p.header.UncompressedPageSize))
+			dp, err := splitDataPage(&p, md.Codec, &d, buf, leaf.MaxDef, leaf.MaxRep)
+			if err != nil {
+				t.Fatalf("row group %d: %v", rg, err)
+			}
+			for _, s := range []struct {
+				src []byte
+				max int16
+				out *[]int16
+			}{{dp.defLevels, leaf.MaxDef, &def}, {dp.repLevels, leaf.MaxRep, &rep}} {
+				if s.max == 0 {
+					continue
+				}
+				at := len(*s.out)
+				*s.out = append(*s.out, make([]int16, dp.numValues)...)
+				dec.Reset(s.src, levelWidth(s.max))
+				if _, err := dec.DecodeLevels((*s.out)[at:], s.max); err != nil {
+					t.Fatalf("row group %d: levels: %v", rg, err)
+				}
+			}
+		}
+	}
+	return def, rep
 }
