@@ -92,6 +92,9 @@ func trimProcs(name string) string {
 	return name[:i]
 }
 
+// stats are the ways -stat can summarise an implementation's runs.
+var stats = map[string]func([]float64) float64{"median": median, "min": slices.Min[[]float64]}
+
 // median returns the median of s (which it sorts).
 func median(s []float64) float64 {
 	slices.Sort(s)

@@ -64,7 +64,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(&out, "quiver", []string{path}); err != nil {
+	if err := run(&out, "quiver", "median", []string{path}); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -84,15 +84,33 @@ func TestReport(t *testing.T) {
 	}
 }
 
+// TestReportMin checks -stat min: fastest runs 100 vs 200 ns.
+func TestReportMin(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bench.txt")
+	if err := os.WriteFile(path, []byte(sample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(&out, "quiver", "min", []string{path}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "BenchmarkUnpack32/width=3  100ns   2.00x"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+	if err := run(&bytes.Buffer{}, "quiver", "mean", []string{path}); err == nil {
+		t.Error("no error for an unknown -stat")
+	}
+}
+
 func TestRunNoResults(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.txt")
 	if err := os.WriteFile(path, []byte("PASS\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(&bytes.Buffer{}, "quiver", []string{path}); err == nil {
+	if err := run(&bytes.Buffer{}, "quiver", "median", []string{path}); err == nil {
 		t.Error("no error for a file without results")
 	}
-	if err := run(&bytes.Buffer{}, "quiver", []string{filepath.Join(t.TempDir(), "missing")}); err == nil {
+	if err := run(&bytes.Buffer{}, "quiver", "median", []string{filepath.Join(t.TempDir(), "missing")}); err == nil {
 		t.Error("no error for a missing file")
 	}
 }

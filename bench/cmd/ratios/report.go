@@ -9,7 +9,7 @@ import (
 
 // report writes the ratio table for the groups that have base, a geometric
 // mean row per peer, then the medians of the groups that lack base.
-func report(w io.Writer, r *results, base string) {
+func report(w io.Writer, r *results, base, stat string, summary func([]float64) float64) {
 	var with, without []string
 	for _, g := range r.groups {
 		if _, ok := r.ns[g][base]; ok {
@@ -21,7 +21,7 @@ func report(w io.Writer, r *results, base string) {
 
 	if len(with) > 0 {
 		peers := r.implsIn(with, base)
-		fmt.Fprintf(w, "peer time / %s time (above 1: %s is faster); %s column: its median time per op\n\n", base, base, base)
+		fmt.Fprintf(w, "peer time / %s time (above 1: %s is faster), %s of each one's runs; %s column: its time per op\n\n", base, base, stat, base)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprint(tw, "group\t", base)
 		for _, p := range peers {
@@ -31,7 +31,7 @@ func report(w io.Writer, r *results, base string) {
 		logSum := make([]float64, len(peers))
 		logN := make([]int, len(peers))
 		for _, g := range with {
-			b := median(r.ns[g][base])
+			b := summary(r.ns[g][base])
 			fmt.Fprint(tw, g, "\t", duration(b))
 			for i, p := range peers {
 				s, ok := r.ns[g][p]
@@ -39,7 +39,7 @@ func report(w io.Writer, r *results, base string) {
 					fmt.Fprint(tw, "\t-")
 					continue
 				}
-				ratio := median(s) / b
+				ratio := summary(s) / b
 				logSum[i] += math.Log(ratio)
 				logN[i]++
 				fmt.Fprintf(tw, "\t%.2fx", ratio)
@@ -63,7 +63,7 @@ func report(w io.Writer, r *results, base string) {
 			fmt.Fprintln(w)
 		}
 		peers := r.implsIn(without, base)
-		fmt.Fprintf(w, "groups without %s: median time per op\n\n", base)
+		fmt.Fprintf(w, "groups without %s: %s time per op\n\n", base, stat)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprint(tw, "group")
 		for _, p := range peers {
@@ -74,7 +74,7 @@ func report(w io.Writer, r *results, base string) {
 			fmt.Fprint(tw, g)
 			for _, p := range peers {
 				if s, ok := r.ns[g][p]; ok {
-					fmt.Fprint(tw, "\t", duration(median(s)))
+					fmt.Fprint(tw, "\t", duration(summary(s)))
 				} else {
 					fmt.Fprint(tw, "\t-")
 				}
