@@ -34,8 +34,11 @@ type leafReader struct {
 	pageOff int64
 	left    int // levels of the current page not consumed yet
 	defs    kernels.RLEDecoder
-	values  valueDecoder
-	started bool // values.start ran for the current page
+	// msbDefs holds the current page's definition levels not consumed yet
+	// when they are BIT_PACKED (decoded into msbScratch); nil for RLE.
+	msbDefs, msbScratch []int16
+	values              valueDecoder
+	started             bool // values.start ran for the current page
 	// pageValues and pageCount are the current page's values section and
 	// level count, for starting its value decoder.
 	pageValues []byte
@@ -133,7 +136,16 @@ func (l *leafReader) fill(out *colOut, n int) error {
 		}
 		k := min(n-at, l.left)
 		present := k
-		if l.node.MaxDef > 0 {
+		switch {
+		case l.node.MaxDef > 0 && l.msbDefs != nil:
+			nulls, err := kernels.LevelsToBitmap(out.validity.Bytes(), at, l.msbDefs[:k], 1)
+			if err != nil {
+				return err
+			}
+			l.msbDefs = l.msbDefs[k:]
+			present = k - nulls
+			out.nulls += nulls
+		case l.node.MaxDef > 0:
 			set, err := l.defs.DecodeBitmap(out.validity.Bytes(), at, k)
 			if err != nil {
 				return err
@@ -212,6 +224,8 @@ func (l *leafReader) pageBuffer(n int) []byte {
 func (l *leafReader) release() {
 	putBytes(l.pageBuf)
 	putBytes(bytesOf(l.idx))
+	putBytes(bytesOf(l.msbScratch))
+	l.msbScratch = nil
 	if l.dict != nil {
 		l.dict.release()
 	}
@@ -262,11 +276,23 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 	if int64(dp.numValues) > l.rows {
 		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", ErrCorrupt, dp.numValues, l.rows)
 	}
-	if l.node.MaxDef > 0 {
-		if dp.levelEncoding != footer.EncodingRLE {
-			return fmt.Errorf("%w: definition levels encoded %s", ErrUnsupported, dp.levelEncoding)
-		}
+	l.msbDefs = nil
+	switch {
+	case l.node.MaxDef == 0:
+	case dp.levelEncoding == footer.EncodingRLE:
 		l.defs.Reset(dp.defLevels, levelWidth(l.node.MaxDef))
+	default:
+		// The deprecated BIT_PACKED levels (old parquet-mr files): split
+		// off exactly numValues levels' bits by splitDataPage, so the
+		// scratch is bounded by the page.
+		if cap(l.msbScratch) < dp.numValues {
+			putBytes(bytesOf(l.msbScratch))
+			l.msbScratch = castBytes[int16](getBytes(2 * dp.numValues))
+		}
+		l.msbDefs = l.msbScratch[:dp.numValues]
+		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.defLevels, levelWidth(l.node.MaxDef), l.node.MaxDef); err != nil {
+			return err
+		}
 	}
 	if l.t.kind != nullTarget {
 		vd, ok := l.decoders[dp.encoding]
