@@ -258,15 +258,24 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 				if err != nil {
 					t.Fatalf("column %d: shred: %v", i, err)
 				}
+				defer func() {
+					for _, c := range cols {
+						c.Values.Release()
+					}
+				}()
 				for j, l := range col.nested.leaves {
 					def, rep := writtenLevels(t, nc.file, rd, l.node)
-					if !slices.Equal(def, cols[j].Def) && !(len(def) == 0 && cols[j].Def == nil) {
+					if l.node.MaxDef == 0 {
+						// No definition levels on the page; the
+						// shredder may give zeros, one per row.
+						def = make([]int16, len(cols[j].Def))
+					}
+					if !slices.Equal(def, cols[j].Def) {
 						t.Errorf("leaf %s: definition levels\nshredded: %v\n  pqarrow: %v", l.node.DottedPath(), cols[j].Def, def)
 					}
 					if l.node.MaxRep > 0 && !slices.Equal(rep, cols[j].Rep) {
 						t.Errorf("leaf %s: repetition levels\nshredded: %v\n  pqarrow: %v", l.node.DottedPath(), cols[j].Rep, rep)
 					}
-					cols[j].Values.Release()
 				}
 			}
 		})
@@ -283,6 +292,9 @@ func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (de
 		buf []byte
 	)
 	for rg, g := range rd.Metadata().RowGroups {
+		if g.NumRows == 0 {
+			continue // pqarrow writes an empty record's chunks without pages
+		}
 		md := g.Columns[leaf.Column].MetaData
 		start, length, err := chunkRange(md, int64(len(file)), false)
 		if err != nil {
