@@ -49,18 +49,18 @@ func newValueDecoder(enc footer.Encoding, t *target, dict *dictionary, idx *[]ui
 		}
 	case footer.EncodingByteStreamSplit:
 		if t.kind == fixedTarget {
-			return &bssDecoder{t: t}, nil
+			return newBSSDecoder(t), nil
 		}
 	case footer.EncodingDeltaBinaryPacked:
 		if t.kind == fixedTarget && (t.physWidth == 4 || t.physWidth == 8) {
-			return &deltaInts{t: t}, nil
+			return newDeltaInts(t), nil
 		}
 	case footer.EncodingDeltaLengthByteArray, footer.EncodingDeltaByteArray:
 		if t.kind == binaryTarget || t.varDecimal {
 			return newDeltaBinary(enc, t), nil
 		}
 		if enc == footer.EncodingDeltaByteArray && t.kind == fixedTarget && t.physWidth > 0 {
-			return &deltaFixed{t: t}, nil
+			return newDeltaFixed(t), nil
 		}
 	}
 	return nil, fmt.Errorf("%w: encoding %s for values read as %s", ErrUnsupported, enc, t.typ)

@@ -9,33 +9,52 @@ import (
 
 // The decoders in this file handle encodings whose kernels decode a whole
 // page at once (BYTE_STREAM_SPLIT, whose streams span the page, and the
-// DELTA encodings, whose state runs from the page's first value). They
-// decode the page's values when it starts, in the physical layout, into
-// scratch reused from page to page, and next copies (or converts) runs of
-// them into the batch.
+// DELTA encodings, whose state runs from the page's first value). When a
+// batch takes every value of a page, the page decodes straight into the
+// Arrow buffer; when a batch ends inside the page, the page decodes once,
+// in the physical layout, into scratch reused from page to page, and runs
+// of it are copied (or converted) into the batches.
 
 // maxDeltaPageData bounds the bytes one DELTA_BYTE_ARRAY page may expand
 // to: shared prefixes let a small page declare enormous values, and no
 // legitimate page comes near this.
 const maxDeltaPageData = 1 << 30
 
-// pagedFixed holds a page of decoded fixed-width physical values.
+// pagedFixed hands out a page of fixed-width physical values that decode
+// decodes all at once into a buffer of n*physWidth bytes.
 type pagedFixed struct {
 	t       *target
+	n       int                    // values in the current page
+	decode  func(dst []byte) error // decodes the current page's n values
+	decoded bool                   // vals holds the page, decoded into scratch
 	scratch []byte
-	vals    []byte // the page's values not yet handed out
+	vals    []byte // the decoded values not yet handed out
 }
 
-func (p *pagedFixed) buffer(n int) []byte {
-	if cap(p.scratch) < n {
-		p.scratch = make([]byte, n)
-	}
-	p.vals = p.scratch[:n]
-	return p.vals
-}
+// reset starts a page of n values.
+func (p *pagedFixed) reset(n int) { p.n, p.decoded, p.vals = n, false, nil }
 
 func (p *pagedFixed) next(out *colOut, at, k int) error {
 	w := p.t.physWidth
+	if !p.decoded {
+		if k > p.n {
+			return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d", ErrCorrupt, p.n, k)
+		}
+		if k == p.n && p.t.conv == nil {
+			// The batch takes the whole page: decode in place.
+			p.n = 0
+			return p.decode(out.values.Bytes()[at*w : (at+k)*w])
+		}
+		if cap(p.scratch) < p.n*w {
+			putBytes(p.scratch)
+			p.scratch = getBytes(p.n * w)
+		}
+		p.vals = p.scratch[:p.n*w]
+		if err := p.decode(p.vals); err != nil {
+			return err
+		}
+		p.decoded = true
+	}
 	if k*w > len(p.vals) {
 		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", ErrCorrupt, len(p.vals)/w, k)
 	}
@@ -51,27 +70,47 @@ func (p *pagedFixed) next(out *colOut, at, k int) error {
 
 // bssDecoder decodes BYTE_STREAM_SPLIT pages of fixed-width values.
 type bssDecoder struct {
-	t *target
 	pagedFixed
+	src []byte
+}
+
+func newBSSDecoder(t *target) *bssDecoder {
+	d := &bssDecoder{pagedFixed: pagedFixed{t: t}}
+	d.decode = func(dst []byte) error { return kernels.ByteStreamSplitDecode(dst, d.src, t.physWidth) }
+	return d
 }
 
 func (d *bssDecoder) start(src []byte, count int) error {
-	d.pagedFixed.t = d.t
 	w := d.t.physWidth
 	if w == 0 || len(src)%w != 0 || len(src)/w > count {
 		return fmt.Errorf("%w: BYTE_STREAM_SPLIT section of %d bytes is not at most %d values of %d bytes", ErrCorrupt, len(src), count, w)
 	}
-	return kernels.ByteStreamSplitDecode(d.buffer(len(src)), src, w)
+	d.src = src
+	d.reset(len(src) / w)
+	return nil
 }
 
 // deltaInts decodes DELTA_BINARY_PACKED INT32 and INT64 pages.
 type deltaInts struct {
-	t *target
 	pagedFixed
+	src []byte
+}
+
+func newDeltaInts(t *target) *deltaInts {
+	d := &deltaInts{pagedFixed: pagedFixed{t: t}}
+	d.decode = func(dst []byte) error {
+		var err error
+		if t.physWidth == 4 {
+			_, err = kernels.DeltaBinaryPackedInt32(castBytes[int32](dst), d.src)
+		} else {
+			_, err = kernels.DeltaBinaryPackedInt64(castBytes[int64](dst), d.src)
+		}
+		return err
+	}
+	return d
 }
 
 func (d *deltaInts) start(src []byte, count int) error {
-	d.pagedFixed.t = d.t
 	h, err := kernels.ParseDeltaHeader(src)
 	if err != nil {
 		return err
@@ -79,24 +118,31 @@ func (d *deltaInts) start(src []byte, count int) error {
 	if h.Count > count {
 		return fmt.Errorf("%w: DELTA_BINARY_PACKED stream of %d values in a page of %d", ErrCorrupt, h.Count, count)
 	}
-	buf := d.buffer(h.Count * d.t.physWidth)
-	if d.t.physWidth == 4 {
-		_, err = kernels.DeltaBinaryPackedInt32(castBytes[int32](buf), src)
-	} else {
-		_, err = kernels.DeltaBinaryPackedInt64(castBytes[int64](buf), src)
-	}
-	return err
+	d.src = src
+	d.reset(h.Count)
+	return nil
 }
 
 // deltaFixed decodes DELTA_BYTE_ARRAY pages of FIXED_LEN_BYTE_ARRAY values.
 type deltaFixed struct {
-	t      *target
-	prefix []int32
 	pagedFixed
+	src    []byte
+	prefix []int32
+}
+
+func newDeltaFixed(t *target) *deltaFixed {
+	d := &deltaFixed{pagedFixed: pagedFixed{t: t}}
+	d.decode = func(dst []byte) error {
+		if cap(d.prefix) < 2*d.n {
+			d.prefix = make([]int32, 2*d.n)
+		}
+		_, err := kernels.DeltaByteArrayFixed(dst, t.physWidth, d.prefix[:2*d.n], d.src)
+		return err
+	}
+	return d
 }
 
 func (d *deltaFixed) start(src []byte, count int) error {
-	d.pagedFixed.t = d.t
 	h, err := kernels.ParseDeltaHeader(src)
 	if err != nil {
 		return err
@@ -105,11 +151,9 @@ func (d *deltaFixed) start(src []byte, count int) error {
 	if h.Count > count || h.Count > maxDeltaPageData/max(w, 1) {
 		return fmt.Errorf("%w: DELTA_BYTE_ARRAY stream of %d values of %d bytes in a page of %d", ErrCorrupt, h.Count, w, count)
 	}
-	if cap(d.prefix) < 2*h.Count {
-		d.prefix = make([]int32, 2*h.Count)
-	}
-	_, err = kernels.DeltaByteArrayFixed(d.buffer(h.Count*w), w, d.prefix[:2*h.Count], src)
-	return err
+	d.src = src
+	d.reset(h.Count)
+	return nil
 }
 
 // deltaBinary decodes DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY pages of
