@@ -1,6 +1,10 @@
 package kernels
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
 
 // DecodeUint32 decodes the next len(dst) values of a stream of bit width at
 // most 32 into dst and returns how many it decoded: len(dst), or fewer with
@@ -56,36 +60,112 @@ func (d *RLEDecoder) DecodeBitmap(dst []byte, offset, n int) (int, error) {
 	if err := checkBitRange("DecodeBitmap", len(dst), offset, n); err != nil {
 		return 0, err
 	}
-	set, off := 0, uint(offset)
+	if n == 0 {
+		return 0, nil
+	}
+	// Bits collect in acc, a little-endian word whose low nacc bits are
+	// filled, stored whole at dst[at:] and counted when it fills. It
+	// starts with the bits of dst below offset in its first byte, which
+	// are not counted. A whole word lies within the checked bit range, so
+	// its store stays in dst.
+	at, nacc := offset>>3, uint(offset&7)
+	acc := uint64(dst[at]) & (1<<nacc - 1)
+	set := -bits.OnesCount64(acc)
+	var err error
 	for n > 0 {
 		switch {
 		case d.rleLeft > 0:
 			k := min(d.rleLeft, n)
-			fillBits(dst, off, uint(k), d.rleValue != 0)
-			set += k * int(d.rleValue)
 			d.rleLeft -= k
 			d.consumed += k
 			n -= k
-			off += uint(k)
+			fill := -d.rleValue // all ones or zero: the value is one bit
+			t := min(uint(k), 64-nacc)
+			acc |= fill >> (64 - t) << nacc
+			nacc += t
+			if nacc < 64 {
+				continue
+			}
+			binary.LittleEndian.PutUint64(dst[at:], acc)
+			set += bits.OnesCount64(acc)
+			at += 8
+			rest := uint(k) - t
+			for ; rest >= 64; rest -= 64 {
+				binary.LittleEndian.PutUint64(dst[at:], fill)
+				at += 8
+				set += int(fill & 64) // 64 for a word of ones
+			}
+			acc, nacc = fill>>(64-rest), rest
 		case d.bpLeft > 0:
 			k := min(d.bpLeft, n, d.bpAvail-d.bpPos)
 			if k == 0 {
-				return set, d.truncated()
+				err = d.truncated()
+				n = 0
+				break
 			}
-			copyBits(dst, off, d.bpData, uint(d.bpPos), uint(k))
-			set += countBits(dst, off, uint(k))
+			src, bit := d.bpData, uint(d.bpPos)
 			d.bpPos += k
 			d.bpLeft -= k
 			d.consumed += k
 			n -= k
-			off += uint(k)
+			// Whole words while src has a ninth byte to shift in.
+			for ; k >= 64 && int(bit>>3)+9 <= len(src); k -= 64 {
+				b, sh := bit>>3, bit&7
+				v := binary.LittleEndian.Uint64(src[b:])>>sh | uint64(src[b+8])<<(64-sh)
+				acc |= v << nacc
+				binary.LittleEndian.PutUint64(dst[at:], acc)
+				set += bits.OnesCount64(acc)
+				at += 8
+				acc = v >> (64 - nacc)
+				bit += 64
+			}
+			for k > 0 {
+				t := min(uint(k), 64-nacc, 57)
+				acc |= loadBits(src, bit, t) << nacc
+				nacc += t
+				bit += t
+				k -= int(t)
+				if nacc == 64 {
+					binary.LittleEndian.PutUint64(dst[at:], acc)
+					set += bits.OnesCount64(acc)
+					at += 8
+					acc, nacc = 0, 0
+				}
+			}
 		default:
-			if err := d.nextRun(n); err != nil {
-				return set, err
+			// A one-byte header of a whole run, read here; anything else
+			// (long runs, bad values, a short final run) in nextRun.
+			if p := d.pos; p+1 < len(d.src) && d.src[p] < 0x80 {
+				h := d.src[p]
+				if h&1 == 0 && d.src[p+1] <= 1 {
+					d.rleLeft, d.rleValue, d.pos = int(h>>1), uint64(d.src[p+1]), p+2
+					continue
+				}
+				if size := int(h >> 1); h&1 == 1 && size < len(d.src)-p {
+					d.bpData = d.src[p+1 : p+1+size]
+					d.bpLeft, d.bpPos, d.bpAvail, d.pos = 8*size, 0, 8*size, p+1+size
+					continue
+				}
+			}
+			if err = d.nextRun(n); err != nil {
+				n = 0
 			}
 		}
 	}
-	return set, nil
+	// The last, partial word: its bytes up to the last bit, the last one
+	// merged with the bits of dst above it.
+	for ; nacc >= 8; nacc -= 8 {
+		dst[at] = byte(acc)
+		at++
+		set += bits.OnesCount8(byte(acc))
+		acc >>= 8
+	}
+	if nacc > 0 {
+		m := lowMask(nacc)
+		dst[at] = dst[at]&^m | byte(acc)&m
+		set += bits.OnesCount8(byte(acc) & m)
+	}
+	return set, err
 }
 
 // Skip moves past the next n values without decoding them and returns how

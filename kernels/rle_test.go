@@ -357,7 +357,8 @@ func TestRLEDecodeBitmap(t *testing.T) {
 	for s := range 3 * rleStreams() {
 		src, want := rleBuild(1, rleRandomRuns(r, 1, 2, 40))
 		for _, off := range []int{0, 1, 5, 8, 13} {
-			dst := make([]byte, (off+len(want))/8+3)
+			// Exactly the bytes the bits reach on even streams, more on odd.
+			dst := make([]byte, (off+len(want)+7)/8+s%2*3)
 			for i := range dst {
 				dst[i] = byte(r.Uint32())
 			}
