@@ -85,9 +85,12 @@ func (a *Assembler) Assemble(mem memory.Allocator, rows int, cols []Column) (arr
 			return nil, fmt.Errorf("%w: leaf %q has %d repetition and %d definition levels", ErrCorrupt, l.Name, len(c.Rep), len(c.Def))
 		}
 		if c.Rep != nil {
-			if starts := countZeros(c.Rep); starts != rows || (len(c.Rep) > 0 && c.Rep[0] != 0) {
-				return nil, fmt.Errorf("%w: leaf %q: %d rows asked, the repetition levels start %d (the first level is %d)",
-					ErrCorrupt, l.Name, rows, starts, c.Rep[0])
+			if starts := countZeros(c.Rep); starts != rows {
+				return nil, fmt.Errorf("%w: leaf %q: %d rows asked, the %d repetition levels start %d",
+					ErrCorrupt, l.Name, rows, len(c.Rep), starts)
+			}
+			if len(c.Rep) > 0 && c.Rep[0] != 0 {
+				return nil, fmt.Errorf("%w: leaf %q: the first repetition level is %d, not a row start", ErrCorrupt, l.Name, c.Rep[0])
 			}
 		}
 		cs[i] = c

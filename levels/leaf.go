@@ -22,6 +22,14 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, valid
 	if p.layout == layoutNull {
 		return array.NewData(p.Type, slots, []*memory.Buffer{nil}, nil, slots, 0), nil
 	}
+	if dense.Len() == 0 && slots > 0 {
+		// Every slot is null; an empty values array may have no buffers.
+		a := array.MakeArrayOfNull(mem, p.Type, slots)
+		defer a.Release()
+		d := a.Data()
+		d.Retain()
+		return d, nil
+	}
 	src := dense.Data()
 	if nulls == 0 {
 		src.Retain()
