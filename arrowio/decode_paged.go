@@ -157,15 +157,19 @@ func (d *deltaFixed) start(src []byte, count int) error {
 }
 
 // deltaBinary decodes DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY pages of
-// byte arrays into scratch offsets and data, then hands out runs.
+// byte arrays: straight into the batch's offsets and data when the batch
+// takes the whole page, otherwise into scratch offsets and data once, from
+// which runs are handed out.
 type deltaBinary struct {
 	enc     footer.Encoding
 	t       *target
+	src     []byte
 	offsets []int64
 	prefix  []int32
 	data    []byte
-	pos     int // next value to hand out
-	n       int // values in the page
+	decoded bool // the page is in offsets and data
+	pos     int  // next value to hand out
+	n       int  // values in the page
 }
 
 func newDeltaBinary(enc footer.Encoding, t *target) *deltaBinary { return &deltaBinary{enc: enc, t: t} }
@@ -178,41 +182,71 @@ func (d *deltaBinary) start(src []byte, count int) error {
 	if h.Count > count {
 		return fmt.Errorf("%w: %s stream of %d values in a page of %d", ErrCorrupt, d.enc, h.Count, count)
 	}
-	d.n, d.pos = h.Count, 0
+	d.src, d.n, d.pos, d.decoded = src, h.Count, 0, false
+	if cap(d.prefix) < d.n {
+		d.prefix = make([]int32, d.n)
+	}
+	return nil
+}
+
+// decodeDelta decodes the page's n values into offsets (offsets[0] set by
+// the caller) and the data that grow(size) returns, and reports the bytes
+// of data written.
+func decodeDelta[O int32 | int64](enc footer.Encoding, offsets []O, prefix []int32, src []byte, grow func(size int) []byte) (int, error) {
+	if enc == footer.EncodingDeltaLengthByteArray {
+		n, _, err := kernels.DeltaLengthByteArray(offsets, grow(len(src)), src)
+		return n, err
+	}
+	size, suffixAt, err := kernels.DeltaByteArrayOffsets(offsets, prefix, src)
+	if err != nil {
+		return 0, err
+	}
+	if size > maxDeltaPageData {
+		return 0, fmt.Errorf("%w: DELTA_BYTE_ARRAY page expands to %d bytes, more than the %d allowed", ErrCorrupt, size, maxDeltaPageData)
+	}
+	_, err = kernels.DeltaByteArrayData(grow(size), offsets, prefix, src[suffixAt:])
+	return size, err
+}
+
+// decodeScratch decodes the page into the scratch offsets and data.
+func (d *deltaBinary) decodeScratch() error {
 	if cap(d.offsets) < d.n+1 {
 		d.offsets = make([]int64, d.n+1)
 	}
 	d.offsets = d.offsets[:d.n+1]
 	d.offsets[0] = 0
-	if d.enc == footer.EncodingDeltaLengthByteArray {
-		d.grow(len(src))
-		_, _, err = kernels.DeltaLengthByteArray(d.offsets, d.data, src)
-		return err
-	}
-	if cap(d.prefix) < d.n {
-		d.prefix = make([]int32, d.n)
-	}
-	size, suffixAt, err := kernels.DeltaByteArrayOffsets(d.offsets, d.prefix[:d.n], src)
-	if err != nil {
-		return err
-	}
-	if size > maxDeltaPageData {
-		return fmt.Errorf("%w: DELTA_BYTE_ARRAY page expands to %d bytes, more than the %d allowed", ErrCorrupt, size, maxDeltaPageData)
-	}
-	d.grow(size)
-	_, err = kernels.DeltaByteArrayData(d.data, d.offsets, d.prefix[:d.n], src[suffixAt:])
+	_, err := decodeDelta(d.enc, d.offsets, d.prefix[:d.n], d.src, func(size int) []byte {
+		if cap(d.data) < size+16 {
+			d.data = make([]byte, size+16)
+		}
+		d.data = d.data[:size+16]
+		return d.data
+	})
+	d.decoded = true
 	return err
 }
 
-// grow sizes the scratch data to n bytes plus the kernels' 16-byte slack.
-func (d *deltaBinary) grow(n int) {
-	if cap(d.data) < n+16 {
-		d.data = make([]byte, n+16)
-	}
-	d.data = d.data[:n+16]
+// decodeInto decodes the whole page into out at slot at.
+func decodeInto[O int32 | int64](d *deltaBinary, out *colOut, at int) error {
+	offsets := offsetsOf[O](out)[at : at+d.n+1]
+	n, err := decodeDelta(d.enc, offsets, d.prefix[:d.n], d.src, out.growData)
+	out.dataLen += n
+	d.pos = d.n
+	return err
 }
 
 func (d *deltaBinary) next(out *colOut, at, k int) error {
+	if !d.decoded && d.pos == 0 && k == d.n && !d.t.varDecimal {
+		if d.t.large {
+			return decodeInto[int64](d, out, at)
+		}
+		return decodeInto[int32](d, out, at)
+	}
+	if !d.decoded {
+		if err := d.decodeScratch(); err != nil {
+			return err
+		}
+	}
 	if k > d.n-d.pos {
 		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", ErrCorrupt, d.n-d.pos, k)
 	}
