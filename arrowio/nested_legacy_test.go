@@ -32,7 +32,7 @@ func TestNestedLegacyShapes(t *testing.T) {
 		file: "data/old_list_structure.parquet", column: "a",
 		why: "LIST rule 3: the repeated group `array` has one field, itself repeated, so it is the element: " +
 			"a list of lists (pqarrow reads a list of structs holding a list)",
-		typ: arrow.ListOfNonNullable(arrow.ListOfField(arrow.Field{Name: "array", Type: arrow.PrimitiveTypes.Int32})),
+		typ:  arrow.ListOfNonNullable(arrow.ListOfField(arrow.Field{Name: "array", Type: arrow.PrimitiveTypes.Int32})),
 		json: `[[[1, 2], [3, 4]]]`,
 	}, {
 		file: "data/incorrect_map_schema.parquet", column: "my_map",
