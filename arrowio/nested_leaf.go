@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/levels"
 )
 
 // levelChunk is the most levels a nested leaf decodes at once while it
@@ -112,11 +113,11 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 				break
 			}
 			scanned, rows = len(l.def), len(l.def)
-		} else if cut, r := rowStart(l.rep, scanned, rows, n); cut >= 0 {
-			l.carry = cut
+		} else if cut, r := levels.RowStart(l.rep[scanned:], n-rows); cut >= 0 {
+			l.carry = scanned + cut
 			break
 		} else {
-			scanned, rows = len(l.rep), r
+			scanned, rows = len(l.rep), rows+r
 		}
 		if l.left == 0 {
 			// The page's levels are all in the batch: read their values
@@ -148,21 +149,6 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 	}
 	k, err := l.decodeValues(out, values, done, l.carry)
 	return values + k, err
-}
-
-// rowStart scans rep[from:] for row starts, rows of them having been
-// seen before from, and returns the index of the start of row n+1 (-1
-// when it is not there) and the row starts counted.
-func rowStart(rep []int16, from, rows, n int) (cut, seen int) {
-	for i := from; i < len(rep); i++ {
-		if rep[i] == 0 {
-			if rows == n {
-				return i, rows
-			}
-			rows++
-		}
-	}
-	return -1, rows
 }
 
 // decodeLevels appends the page's next k levels to the buffers.

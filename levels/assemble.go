@@ -85,7 +85,7 @@ func (a *Assembler) Assemble(mem memory.Allocator, rows int, cols []Column) (arr
 			return nil, fmt.Errorf("%w: leaf %q has %d repetition and %d definition levels", ErrCorrupt, l.Name, len(c.Rep), len(c.Def))
 		}
 		if c.Rep != nil {
-			if starts := countZeros(c.Rep); starts != rows {
+			if starts := CountRows(c.Rep); starts != rows {
 				return nil, fmt.Errorf("%w: leaf %q: %d rows asked, the %d repetition levels start %d",
 					ErrCorrupt, l.Name, rows, len(c.Rep), starts)
 			}
@@ -101,15 +101,6 @@ func (a *Assembler) Assemble(mem memory.Allocator, rows int, cols []Column) (arr
 	}
 	defer d.Release()
 	return array.MakeFromData(d), nil
-}
-
-// countZeros returns the number of zero levels: the rows they start.
-func countZeros(rep []int16) int {
-	n := 0
-	for _, r := range rep {
-		n += int(b2u(r == 0))
-	}
-	return n
 }
 
 // buffers collects the buffers of a node under construction, to release

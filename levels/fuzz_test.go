@@ -56,7 +56,7 @@ func decodeFuzz(a *Assembler, data []byte) fuzzInput {
 		in.cols[i] = c
 	}
 	if l := a.leaves[0]; l.RepLevel > 0 {
-		in.rows = countZeros(in.cols[0].rep)
+		in.rows = CountRows(in.cols[0].rep)
 	} else {
 		in.rows = len(in.cols[0].def)
 	}

@@ -98,7 +98,7 @@ func checkLevels(t *testing.T, l *plan, c Column, rows int) {
 	if len(c.Rep) != len(c.Def) {
 		t.Fatalf("leaf %s: %d repetition levels, %d definition levels", l.Name, len(c.Rep), len(c.Def))
 	}
-	if got := countZeros(c.Rep); got != rows {
+	if got := CountRows(c.Rep); got != rows {
 		t.Fatalf("leaf %s: %d row starts for %d rows", l.Name, got, rows)
 	}
 	for i, r := range c.Rep {

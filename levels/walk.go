@@ -35,6 +35,7 @@ func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets 
 	if len(rep) != len(def) {
 		return 0, 0, fmt.Errorf("%w: %d repetition levels for %d definition levels", ErrCorrupt, len(rep), len(def))
 	}
+	rep = rep[:len(def)]
 	s, d0, rl := p.SlotDefLevel, p.DefLevel, p.RepLevel
 	ed, er := p.elemDef, p.elemRep
 	bad := int16(-1)

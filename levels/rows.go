@@ -1,0 +1,66 @@
+package levels
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// Lane masks of four 16-bit levels in a 64-bit word.
+const (
+	laneLow  = 0x0001_0001_0001_0001
+	laneHigh = 0x8000_8000_8000_8000
+)
+
+// nonZeroLanes returns the top bit of each 16-bit lane of w that is not
+// zero. (lane|0x8000)-1 never borrows from the next lane, and keeps the
+// top bit exactly when the lane is at least 1 below it; or-ing w back in
+// covers a lane of 0x8000 alone.
+func nonZeroLanes(w uint64) uint64 {
+	return (((w | laneHigh) - laneLow) | w) & laneHigh
+}
+
+// levelBytes views levels as their bytes, for word loads.
+func levelBytes(l []int16) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(l))), 2*len(l))
+}
+
+// CountRows returns the number of rows whose levels rep holds: its zero
+// repetition levels, counted four at a time.
+func CountRows(rep []int16) int {
+	b := levelBytes(rep)
+	n := 0
+	for len(b) >= 8 {
+		n += 4 - bits.OnesCount64(nonZeroLanes(binary.LittleEndian.Uint64(b[:8])))
+		b = b[8:]
+	}
+	for _, r := range rep[len(rep)-len(b)/2:] {
+		n += int(b2u(r == 0))
+	}
+	return n
+}
+
+// RowStart returns the index in rep of the repetition level that starts
+// row n (counting from 0), and n; when rep starts only k <= n rows it
+// returns -1 and k. Whole words of four levels that cannot hold the start
+// are counted without a branch per level.
+func RowStart(rep []int16, n int) (at, rows int) {
+	b := levelBytes(rep)
+	for len(b) >= 8 {
+		z := 4 - bits.OnesCount64(nonZeroLanes(binary.LittleEndian.Uint64(b[:8])))
+		if rows+z > n {
+			break
+		}
+		rows += z
+		b = b[8:]
+	}
+	for j := len(rep) - len(b)/2; j < len(rep); j++ {
+		if rep[j] == 0 {
+			if rows == n {
+				return j, rows
+			}
+			rows++
+		}
+	}
+	return -1, rows
+}
