@@ -52,6 +52,9 @@ func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets 
 	if offsets != nil && len(offsets) != slots+1 {
 		return 0, 0, fmt.Errorf("%w: %d offsets for %d slots", ErrPlan, len(offsets), slots)
 	}
+	if p.Kind == Leaf && p.padCount == nil && bad < 0 {
+		return walkLeaf(p, def, slots, valid)
+	}
 	for i, d := range def {
 		r := rep[i]
 		if d >= s {
@@ -118,6 +121,51 @@ func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets 
 		offsets[slots] = O(elems)
 	}
 	return nulls, elems, nil
+}
+
+// walkLeaf is walk for a leaf that no fixed-size list pads and whose
+// nulls are all allowed. Its repetition level is its column's highest, so
+// every entry defined down to its slot level is a slot: the pass needs
+// no repetition levels and no branch per entry but the one that stores
+// each full word of validity.
+func walkLeaf(p *plan, def []int16, slots int, valid []byte) (nulls, elems int, err error) {
+	s, d0 := p.SlotDefLevel, p.DefLevel
+	slot := 0
+	if valid == nil {
+		for _, d := range def {
+			slot += int(b2u(d >= s))
+		}
+		if slot != slots {
+			return 0, 0, errSlots(p, strconv.Itoa(slot), slots)
+		}
+		return 0, 0, nil
+	}
+	var (
+		set  int
+		word uint64
+	)
+	for i, d := range def {
+		in := b2u(d >= s)
+		word |= b2u(d >= d0) << (slot & 63)
+		slot += int(in)
+		if slot&63 == 0 && in != 0 {
+			at := (slot - 64) >> 3
+			if at+8 > len(valid) {
+				return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
+			}
+			binary.LittleEndian.PutUint64(valid[at:at+8], word)
+			set += bits.OnesCount64(word)
+			word = 0
+		}
+	}
+	if slot != slots {
+		return 0, 0, errSlots(p, strconv.Itoa(slot), slots)
+	}
+	if slot&63 != 0 {
+		binary.LittleEndian.PutUint64(valid[slot>>6<<3:], word)
+		set += bits.OnesCount64(word)
+	}
+	return slots - set, 0, nil
 }
 
 // walkFlat is walk for a column without repetition: p is outside every
