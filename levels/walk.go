@@ -52,8 +52,11 @@ func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets 
 	if offsets != nil && len(offsets) != slots+1 {
 		return 0, 0, fmt.Errorf("%w: %d offsets for %d slots", ErrPlan, len(offsets), slots)
 	}
-	if p.Kind == Leaf && p.padCount == nil && bad < 0 {
-		return walkLeaf(p, def, slots, valid)
+	if p.padCount == nil && bad < 0 {
+		if p.Kind == Leaf {
+			return walkLeaf(p, def, slots, valid)
+		}
+		return walkNested(p, def, rep, slots, valid, offsets)
 	}
 	for i, d := range def {
 		r := rep[i]
@@ -166,6 +169,62 @@ func walkLeaf(p *plan, def []int16, slots int, valid []byte) (nulls, elems int, 
 		set += bits.OnesCount64(word)
 	}
 	return slots - set, 0, nil
+}
+
+// walkNested is walk for a node inside a list that no fixed-size list
+// pads and whose nulls are all allowed: every entry adds to the slot and
+// element counts without a branch, offsets are stored for every entry
+// (an entry that is not a slot leaves a value the next slot overwrites),
+// and the only branches store full words of validity and stop at a slot
+// too many.
+func walkNested[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets []O) (nulls, elems int, err error) {
+	rep = rep[:len(def)]
+	s, d0, rl := p.SlotDefLevel, p.DefLevel, p.RepLevel
+	ed, er := p.elemDef, p.elemRep
+	var (
+		slot, set int
+		word      uint64
+	)
+	for i, d := range def {
+		r := rep[i]
+		if slot > slots {
+			return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
+		}
+		if offsets != nil {
+			offsets[slot] = O(elems)
+		}
+		in := b2u(d >= s) & b2u(r <= rl)
+		word |= in & b2u(d >= d0) << (slot & 63)
+		slot += int(in)
+		elems += int(b2u(d >= ed) & b2u(r <= er))
+		if slot&63 == 0 && in != 0 && valid != nil {
+			at := (slot - 64) >> 3
+			if at+8 > len(valid) {
+				return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
+			}
+			binary.LittleEndian.PutUint64(valid[at:at+8], word)
+			set += bits.OnesCount64(word)
+			word = 0
+		}
+	}
+	if slot != slots {
+		return 0, 0, errSlots(p, strconv.Itoa(slot), slots)
+	}
+	if valid != nil {
+		if slot&63 != 0 {
+			binary.LittleEndian.PutUint64(valid[slot>>6<<3:], word)
+			set += bits.OnesCount64(word)
+		}
+		nulls = slots - set
+	}
+	if offsets != nil {
+		var o O
+		if _, small := any(o).(int32); small && elems > math.MaxInt32 {
+			return 0, 0, fmt.Errorf("%w: list %q has %d elements in one batch, more than 32-bit offsets hold", ErrUnsupported, p.Name, elems)
+		}
+		offsets[slots] = O(elems)
+	}
+	return nulls, elems, nil
 }
 
 // walkFlat is walk for a column without repetition: p is outside every
