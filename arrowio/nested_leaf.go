@@ -2,6 +2,7 @@ package arrowio
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -174,14 +175,35 @@ func (l *nestedLeaf) decodeLevels(k int) error {
 	return nil
 }
 
-// growLevels returns s resized to n, keeping its contents.
+// growLevels returns s resized to n, keeping its contents. Level buffers
+// come from the byte pools (see getBytes) and go back to them when they
+// grow and when the reader is released, so that a read does not allocate
+// and zero fresh levels for every row group.
 func growLevels(s []int16, n int) []int16 {
 	if n <= cap(s) {
 		return s[:n]
 	}
-	g := make([]int16, n, max(n, 2*cap(s), levelChunk))
+	b := getBytes(2 * max(n, 2*cap(s), levelChunk))
+	g := unsafe.Slice((*int16)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/2)[:n]
 	copy(g, s)
+	putLevels(s)
 	return g
+}
+
+// putLevels returns a level buffer from growLevels to the byte pools; s
+// must not be used afterwards.
+func putLevels(s []int16) {
+	if cap(s) > 0 {
+		putBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 2*cap(s)))
+	}
+}
+
+// release returns the reader's pooled buffers, its levels included.
+func (l *nestedLeaf) release() {
+	l.leafReader.release()
+	putLevels(l.def)
+	putLevels(l.rep)
+	l.def, l.rep = nil, nil
 }
 
 // decodeValues decodes, from the current page, the values of the entries
