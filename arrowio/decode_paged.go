@@ -42,8 +42,9 @@ func (p *pagedFixed) next(out *colOut, at, k int) error {
 		}
 		if k == p.n && p.t.conv == nil {
 			// The batch takes the whole page: decode in place.
+			err := p.decode(out.values.Bytes()[at*w : (at+k)*w])
 			p.n = 0
-			return p.decode(out.values.Bytes()[at*w : (at+k)*w])
+			return err
 		}
 		if cap(p.scratch) < p.n*w {
 			putBytes(p.scratch)
