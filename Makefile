@@ -38,13 +38,19 @@ arm64:
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 
-## bench: the full side-by-side comparison (slow: tens of minutes).
+## bench: the full side-by-side comparison, -count 5, with benchstat and
+## ratio tables (slow: about an hour on 2 cores; see bench/README.md).
 bench:
-	cd bench && $(MAKE) full
+	cd bench && $(GO) test -run '^$$' -bench . -count 5 -timeout 120m | tee /tmp/quiver-bench.txt
+	cd bench && $(GO) tool benchstat -col /impl /tmp/quiver-bench.txt
+	cd bench && $(GO) run ./cmd/ratios /tmp/quiver-bench.txt
 
-## bench-short: every benchmark once on the small datasets, so they keep compiling and running.
+## bench-short: the bench module's vet and tests, then every benchmark once
+## on the small datasets, so they keep compiling and running.
 bench-short:
-	cd bench && $(MAKE) short
+	cd bench && $(GO) vet ./...
+	cd bench && QUIVER_BENCH_SIZE=small $(GO) test -count=1 -short ./...
+	cd bench && QUIVER_BENCH_SIZE=small $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 ## pq: build the command-line tool into ./pq.
 pq:
