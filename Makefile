@@ -8,7 +8,7 @@ PKGS        := ./...
 .PHONY: test vet fixtures unit purego arm64 fuzz bench bench-short generate pq
 
 ## test: everything CI checks; fails if any part fails.
-test: vet fixtures unit purego arm64 fuzz bench-short
+test: vet fixtures generate unit purego arm64 fuzz bench-short
 
 ## vet: go vet on the host and for arm64 (asmdecl checks the assembly frames).
 vet:
@@ -21,6 +21,13 @@ fixtures:
 	@tmp=$$(mktemp -d) && $(GO) run ./testdata/gen $$tmp && \
 	for f in $$tmp/*; do cmp $$f testdata/$$(basename $$f) || { echo "testdata/$$(basename $$f) is stale: run go run ./testdata/gen"; exit 1; }; done; \
 	rm -rf $$tmp
+
+## generate: the generated kernels (avo amd64 assembly, arm64 tables, Go
+## unpack blocks) are exactly what their generators write.
+generate:
+	cd kernels/asm/_gen && $(GO) generate .
+	cd kernels && $(GO) generate .
+	git diff --exit-code -- kernels/asm kernels/unpack_blocks.go kernels/pack_blocks.go || { echo "generated kernels are stale: run make generate and commit"; exit 1; }
 
 ## unit: the tests on this machine's CPU, with every assembly path it supports.
 unit:
