@@ -29,9 +29,12 @@ generate:
 	cd kernels && $(GO) generate .
 	git diff --exit-code -- kernels/asm kernels/unpack_blocks.go kernels/pack_blocks.go || { echo "generated kernels are stale: run make generate and commit"; exit 1; }
 
-## unit: the tests on this machine's CPU, with every assembly path it supports.
+## unit: the tests on this machine's CPU, with every assembly path it
+## supports, then the kernels again with AVX2 and BMI2 switched off so the
+## dispatch falls back.
 unit:
 	$(GO) test -count=1 $(PKGS)
+	GODEBUG=cpu.avx2=off,cpu.bmi2=off $(GO) test -count=1 ./kernels/...
 
 ## purego: the portable Go kernels only.
 purego:
