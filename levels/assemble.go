@@ -157,7 +157,13 @@ func (a *Assembler) build(mem memory.Allocator, p *plan, slots int, cols []Colum
 			a.fixed = make([]int64, slots+1)
 		}
 		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, a.fixed[:slots+1])
-	default:
+	case layoutStruct, layoutNull, layoutBool, layoutBinary32, layoutBinary64, layoutFixed:
+		if valid == nil && p.parent != nil && p.parent.rep == p.rep {
+			// A required node read from its parent's column: compile
+			// gave it the parent's element (or slot) levels, so the
+			// parent's pass over the same levels counted its slots.
+			break
+		}
 		nulls, _, err = walk[int32](p, c.Def, c.Rep, slots, valid, nil)
 	}
 	if err != nil {
