@@ -38,6 +38,8 @@ type nestedLeaf struct {
 	// levelsLeft counts down the chunk's levels (ColumnMetaData.num_values)
 	// as pages start.
 	levelsLeft int64
+	// chunkLevels is the chunk's num_values, for the first size guess.
+	chunkLevels int64
 }
 
 // newNestedLeaf prepares to read leaf l of a nested field from its column
@@ -61,9 +63,10 @@ func newNestedLeaf(l *fieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte
 			uncompressed: md.TotalUncompressedSize,
 			decoders:     make(map[footer.Encoding]valueDecoder, 2),
 		},
-		maxDef:     l.node.MaxDef,
-		maxRep:     l.node.MaxRep,
-		levelsLeft: md.NumValues,
+		maxDef:      l.node.MaxDef,
+		maxRep:      l.node.MaxRep,
+		levelsLeft:  md.NumValues,
+		chunkLevels: md.NumValues,
 	}, nil
 }
 
@@ -230,12 +233,20 @@ func (l *nestedLeaf) decodeValues(out *colOut, at, from, to int) (int, error) {
 }
 
 // valueHint guesses how many values n rows hold, to size the first
-// buffers: the previous batch's rate, or one per row to begin with.
+// buffers: the previous batch's rate, or to begin with the chunk's levels
+// per row (an upper bound for an honest file, as nulls and empty lists
+// are levels without values). The guess from metadata is capped at 64
+// values per byte of the chunk, so a file that lies about its levels
+// cannot make the reader allocate more than a multiple of its size.
 func (l *nestedLeaf) valueHint(n int) int {
 	if l.perRow > 0 {
 		return int(min(l.perRow*float64(n)*1.1+64, 1<<26))
 	}
-	return n
+	if l.totalRows <= 0 || l.chunkLevels <= 0 {
+		return n
+	}
+	est := float64(l.chunkLevels) / float64(l.totalRows) * float64(n)
+	return int(min(est, 64*float64(len(l.pages.data)), 1<<26))
 }
 
 // nextPage reads pages until the next data page and prepares its levels
