@@ -171,3 +171,34 @@ func FuzzBitPackedMSB(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRLEEncode encodes values built from arbitrary bytes (a width, then
+// value and run-length byte pairs, some runs long) and checks that the
+// stream decodes to them and is never larger than the rule's.
+func FuzzRLEEncode(f *testing.F) {
+	f.Add([]byte{1, 1, 8, 0, 1, 1, 7, 0, 9})
+	f.Add([]byte{10, 3, 200, 7, 1, 9, 1, 3, 150})
+	f.Add([]byte{32, 0xff, 0x85, 1, 1, 2, 1, 0xff, 0x90})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		width := uint(data[0] % 33)
+		maxV := uint64(1)<<width - 1
+		var vals []uint64
+		for i := 1; i+1 < len(data) && len(vals) < 100000; i += 2 {
+			v := uint64(data[i]) * 0x9e3779b97f4a7c15 >> 7 & maxV
+			if data[i]&1 == 0 {
+				v = uint64(data[i]>>1) & maxV // small values repeat across pairs
+			}
+			n := int(data[i+1] & 0x7f)
+			if data[i+1] >= 0x80 {
+				n *= 37
+			}
+			for range n {
+				vals = append(vals, v)
+			}
+		}
+		checkRLEEncode(t, rand.New(rand.NewPCG(uint64(len(data)), 1)), vals, width)
+	})
+}

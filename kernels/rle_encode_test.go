@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -247,6 +248,107 @@ func TestRLEEncode(t *testing.T) {
 	}
 }
 
+// checkRLEEncode encodes vals at width in batches split by r (through
+// PutUint32, and for width 1 also PutBitmap) and fails unless the stream
+// decodes to vals and is no larger than the rule's encoding or
+// MaxRLEEncodedLen. It returns the stream's size and the rule's.
+func checkRLEEncode(t *testing.T, r *rand.Rand, vals []uint64, width uint) (int, int) {
+	t.Helper()
+	var e RLEEncoder
+	e.Reset(nil, width)
+	u32 := make([]uint32, len(vals))
+	for i, v := range vals {
+		u32[i] = uint32(v)
+	}
+	for rest := u32; len(rest) > 0; {
+		k := min(len(rest), 1+r.IntN(1+r.IntN(3000)))
+		if err := e.PutUint32(rest[:k]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[k:]
+	}
+	enc := e.Flush()
+	if got, ok := rleRefDecode(enc, width, len(vals)); !ok || !slices.Equal(got, vals) {
+		t.Fatalf("width %d, %d values: the stream does not decode to them", width, len(vals))
+	}
+	rule := len(rleRuleEncode(vals, width))
+	if len(enc) > rule || len(enc) > MaxRLEEncodedLen(len(vals), width) {
+		t.Fatalf("width %d, %d values: %d bytes, the rule writes %d, MaxRLEEncodedLen %d", width, len(vals), len(enc), rule, MaxRLEEncodedLen(len(vals), width))
+	}
+	if width == 1 {
+		bm := make([]byte, len(vals)/8+2)
+		for i, v := range vals {
+			setBit(bm, uint(i+5), v == 1)
+		}
+		e.Reset(nil, 1)
+		for pos := 0; pos < len(vals); {
+			k := min(len(vals)-pos, 1+r.IntN(1000))
+			e.PutBitmap(bm, 5+pos, k)
+			pos += k
+		}
+		if b := e.Flush(); !bytes.Equal(b, enc) {
+			t.Fatalf("%d values: PutBitmap writes %d bytes, PutUint32 %d", len(vals), len(b), len(enc))
+		}
+	}
+	return len(enc), rule
+}
+
+// rleShapeValues returns n values of width bits in one of several shapes,
+// each a mix of runs of some length distribution and random values, with
+// lengths chosen to land on the encoder's thresholds (7 to 9, 15 to 17,
+// 63 to 65 groups) and its window sizes.
+func rleShapeValues(r *rand.Rand, n int, width uint, shape int) []uint64 {
+	maxV := uint64(1)<<width - 1
+	out := make([]uint64, 0, n)
+	for len(out) < n {
+		var run, lit int
+		switch shape {
+		case 0: // short runs and stretches
+			run, lit = r.IntN(10), r.IntN(10)
+		case 1: // runs at the RLE thresholds behind literals of every phase
+			run, lit = 6+r.IntN(5), r.IntN(9)
+		case 2: // long bit-packed stretches between long runs
+			run, lit = 500+r.IntN(3000), 8*(60+r.IntN(10))+r.IntN(8)
+		case 3: // lone values between repeats
+			run, lit = 20+r.IntN(200), 1+r.IntN(2)
+		default: // anything
+			run, lit = r.IntN(1+r.IntN(300)), r.IntN(1+r.IntN(600))
+		}
+		v := r.Uint64() & maxV
+		for range min(run, n-len(out)) {
+			out = append(out, v)
+		}
+		for range min(lit, n-len(out)) {
+			out = append(out, r.Uint64()&maxV)
+		}
+	}
+	return out
+}
+
+// TestRLEEncodeNeverAboveRule checks the encoder's guarantee over many
+// seeds, widths and shapes: the stream round-trips and is never larger
+// than the rule's.
+func TestRLEEncodeNeverAboveRule(t *testing.T) {
+	seeds, n := 60, 6000
+	if testing.Short() {
+		seeds, n = 12, 3000
+	}
+	smaller, total := 0, 0
+	for seed := range seeds {
+		r := rand.New(rand.NewPCG(uint64(seed), 77))
+		for _, w := range []uint{1, 2, 3, 5, 8, 10, 13, 17, 24, 32} {
+			for shape := range 5 {
+				got, rule := checkRLEEncode(t, r, rleShapeValues(r, 1+r.IntN(n), w, shape), w)
+				total++
+				if got < rule {
+					smaller++
+				}
+			}
+		}
+	}
+	t.Logf("smaller than the rule in %d of %d streams", smaller, total)
+}
+
 // TestRLEEncodeSmaller pins cases where choosing runs by size beats the
 // rule: width-1 repeats of 8 inside bit-packed data, and long bit-packed runs.
 func TestRLEEncodeSmaller(t *testing.T) {
@@ -288,20 +390,45 @@ func TestRLEEncodeErrors(t *testing.T) {
 	}
 }
 
+// rleEncodeShapes are the benchmark inputs of n values of width bits:
+// mixed runs and stretches (rleMixed), long runs of 1000 to 5000 equal
+// values, and random values with no repeats to speak of.
+func rleEncodeShapes(n int, width uint) []struct {
+	name string
+	vals []uint32
+} {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(width)+100))
+	runs, random := make([]uint32, 0, n), make([]uint32, n)
+	for len(runs) < n {
+		v := uint32(r.Uint64N(1 << width))
+		for range min(1000+r.IntN(4000), n-len(runs)) {
+			runs = append(runs, v)
+		}
+	}
+	for i := range random {
+		random[i] = uint32(r.Uint64N(1 << width))
+	}
+	return []struct {
+		name string
+		vals []uint32
+	}{{"mixed", rleMixed(n, width)}, {"long-runs", runs}, {"random", random}}
+}
+
 func BenchmarkRLEEncode(b *testing.B) {
 	for _, w := range []uint{1, 10} {
-		b.Run(fmt.Sprintf("width=%d", w), func(b *testing.B) {
-			vals := rleMixed(64*1024, w)
-			dst := make([]byte, 0, MaxRLEEncodedLen(len(vals), w))
-			var e RLEEncoder
-			b.SetBytes(int64(4 * len(vals)))
-			b.ReportAllocs()
-			for b.Loop() {
-				e.Reset(dst, w)
-				e.PutUint32(vals)
-				e.Flush()
-			}
-			b.ReportMetric(float64(b.N*len(vals))/b.Elapsed().Seconds(), "values/s")
-		})
+		for _, c := range rleEncodeShapes(64*1024, w) {
+			b.Run(fmt.Sprintf("width=%d/%s", w, c.name), func(b *testing.B) {
+				dst := make([]byte, 0, MaxRLEEncodedLen(len(c.vals), w))
+				var e RLEEncoder
+				b.SetBytes(int64(4 * len(c.vals)))
+				b.ReportAllocs()
+				for b.Loop() {
+					e.Reset(dst, w)
+					e.PutUint32(c.vals)
+					e.Flush()
+				}
+				b.ReportMetric(float64(b.N*len(c.vals))/b.Elapsed().Seconds(), "values/s")
+			})
+		}
 	}
 }
