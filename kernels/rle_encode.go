@@ -206,14 +206,14 @@ func (e *RLEEncoder) PutBitmap(bitmap []byte, offset, n int) error {
 
 // rlePut appends values: runs of equal values are measured in place, and
 // stretches of short runs are copied into the window in one tight loop.
+// Each value is checked against the width where it is first read: a run's
+// first value, or a value copied into a stretch.
 func rlePut[T packable](e *RLEEncoder, values []T) error {
-	var err error
-	if i := firstWide(values, e.width); i >= 0 {
-		err = fmt.Errorf("%w: value %d at index %d is wider than %d bits", ErrOutOfRange, values[i], i, e.width)
-		values = values[:i]
-	}
 	for i := 0; i < len(values); {
 		if e.curN == 0 {
+			if uint64(values[i]) > e.maxV {
+				return e.wide(uint64(values[i]), i)
+			}
 			e.cur, e.curN = uint32(values[i]), 1
 			i++
 			continue
@@ -235,9 +235,9 @@ func rlePut[T packable](e *RLEEncoder, values []T) error {
 		vals, nv := e.vals[:], e.nv
 		last, run := uint32(values[i]), 0
 		for i < len(values) {
-			x := uint32(values[i])
-			same := x == last
-			if nv > rleVals && !same {
+			x := values[i]
+			same := uint32(x) == last
+			if uint64(x) > e.maxV || nv > rleVals && !same {
 				break
 			}
 			r := 1
@@ -247,39 +247,23 @@ func rlePut[T packable](e *RLEEncoder, values []T) error {
 			if r == e.minRun {
 				break
 			}
-			last, run = x, r
-			vals[nv] = x
+			last, run = uint32(x), r
+			vals[nv] = uint32(x)
 			nv++
 			i++
 		}
 		// The last run stays out of the stretch until it ends.
 		e.nv, e.cur, e.curN = nv-run, last, run
-	}
-	return err
-}
-
-// firstWide returns the index of the first value with bits set above
-// width (a negative level has them all), or -1: an OR of every value,
-// four at a time, and a search only when it shows one.
-func firstWide[T packable](values []T, width uint) int {
-	var o0, o1, o2, o3 T
-	i := 0
-	for ; i+4 <= len(values); i += 4 {
-		q := (*[4]T)(values[i:])
-		o0, o1, o2, o3 = o0|q[0], o1|q[1], o2|q[2], o3|q[3]
-	}
-	for _, v := range values[i:] {
-		o0 |= v
-	}
-	if uint64(o0|o1|o2|o3)>>width == 0 {
-		return -1
-	}
-	for i, v := range values {
-		if uint64(v)>>width != 0 {
-			return i
+		if i < len(values) && uint64(values[i]) > e.maxV {
+			return e.wide(uint64(values[i]), i)
 		}
 	}
-	return -1
+	return nil
+}
+
+// wide is the error for value v at index i, wider than the width.
+func (e *RLEEncoder) wide(v uint64, i int) error {
+	return fmt.Errorf("%w: value %d at index %d is wider than %d bits", ErrOutOfRange, v, i, e.width)
 }
 
 // runEnd returns the end of the run of v that starts at values[i], four

@@ -377,6 +377,17 @@ func TestRLEEncodeErrors(t *testing.T) {
 	if err := e.PutUint32([]uint32{1, 2, 8}); !errors.Is(err, ErrOutOfRange) {
 		t.Errorf("PutUint32 of a 4-bit value at width 3 = %v", err)
 	}
+	// The values before a wide one are kept, after a run or in a stretch.
+	for _, vals := range [][]uint32{{5, 5, 5, 9, 1}, {1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 12, 1}} {
+		bad := slices.IndexFunc(vals, func(v uint32) bool { return v > 7 })
+		e.Reset(nil, 3)
+		if err := e.PutUint32(vals); !errors.Is(err, ErrOutOfRange) {
+			t.Fatalf("PutUint32(%v) at width 3 = %v", vals, err)
+		}
+		if got, ok := rleRefDecode(e.Flush(), 3, bad); !ok || !slices.Equal(got, u64s(vals[:bad])) {
+			t.Fatalf("PutUint32(%v) then Flush: %v, want the first %d values", vals, got, bad)
+		}
+	}
 	e.Reset(nil, 3)
 	if err := e.PutLevels([]int16{1, -1}); !errors.Is(err, ErrOutOfRange) {
 		t.Errorf("PutLevels of -1 = %v", err)
@@ -388,6 +399,15 @@ func TestRLEEncodeErrors(t *testing.T) {
 	if err := e.PutBitmap([]byte{1}, 3, 6); !errors.Is(err, ErrShortBuffer) {
 		t.Errorf("PutBitmap past the bitmap = %v", err)
 	}
+}
+
+// u64s widens values to uint64.
+func u64s(vals []uint32) []uint64 {
+	out := make([]uint64, len(vals))
+	for i, v := range vals {
+		out[i] = uint64(v)
+	}
+	return out
 }
 
 // rleEncodeShapes are the benchmark inputs of n values of width bits:
