@@ -59,10 +59,10 @@ type valueWriter interface {
 // output does not depend on the order they finish in.
 //
 // Levels are kept here and values in the typed valueWriter. A flat column
-// takes its definition levels from the Arrow validity bitmap; nested
-// columns (once the levels package shreds them) will hand explicit
-// definition and repetition levels for the same dense leaf slots, and cut
-// pages only where a repetition level is 0.
+// takes its definition levels from the Arrow validity bitmap; a leaf below
+// a nested field takes the definition and repetition levels the levels
+// package shreds, with its dense values, and cuts pages only where a
+// repetition level is 0 (writeNested, nested_write.go).
 type columnWriter struct {
 	node  *footer.Node
 	path  string
@@ -75,6 +75,11 @@ type columnWriter struct {
 	defs      defBitmap
 	levels    int // level entries (slots, nulls included)
 	pageNulls int
+	// A leaf below a nested field (nested_write.go) keeps its page's
+	// levels as they are, and counts the rows they start.
+	nested       bool
+	defLv, repLv []int16
+	pageRowsDone int
 
 	// The chunk being written.
 	dictPage     []byte // the dictionary page, header included, or empty
@@ -129,6 +134,7 @@ func (c *columnWriter) startChunk() {
 func (c *columnWriter) startPage() {
 	c.levels, c.pageNulls = 0, 0
 	c.defs.reset()
+	c.defLv, c.repLv, c.pageRowsDone = c.defLv[:0], c.repLv[:0], 0
 }
 
 // writeFlat writes slots [lo, hi) of arr, the Arrow array of a flat
@@ -210,8 +216,15 @@ func (c *columnWriter) flushPage() error {
 		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
 	}
 	body := c.body[:0]
-	levels := 0
-	if c.node.MaxDef > 0 {
+	levels, repBytes, rows := 0, 0, c.levels
+	if c.nested {
+		var defBytes int
+		var err error
+		if body, repBytes, defBytes, err = c.appendNestedLevels(body); err != nil {
+			return err
+		}
+		levels, rows = repBytes+defBytes, c.pageRowsDone
+	} else if c.node.MaxDef > 0 {
 		at := len(body)
 		if c.set.pageVersion == PageV1 {
 			body = append(body, 0, 0, 0, 0)
@@ -242,9 +255,10 @@ func (c *columnWriter) flushPage() error {
 		c.dph2 = footer.DataPageHeaderV2{
 			NumValues:                  int32(c.levels),
 			NumNulls:                   int32(c.pageNulls),
-			NumRows:                    int32(c.levels),
+			NumRows:                    int32(rows),
 			Encoding:                   enc,
-			DefinitionLevelsByteLength: int32(levels),
+			RepetitionLevelsByteLength: int32(repBytes),
+			DefinitionLevelsByteLength: int32(levels - repBytes),
 			Statistics:                 st,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}

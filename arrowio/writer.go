@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/levels"
 )
 
 // magic starts and ends every Parquet file.
@@ -48,7 +49,9 @@ type Writer struct {
 	ws        *writeSchema
 	tree      *footer.Schema
 	cols      []*columnWriter
-	comps     []compressor // one per encoding goroutine
+	nested    []*nestedFieldWriter // the nested fields (nested_write.go)
+	leafField []int                // the schema field of each column writer
+	comps     []compressor         // one per encoding goroutine
 	offset    int64
 	numRows   int64
 	rowGroups []footer.RowGroup
@@ -60,8 +63,9 @@ type Writer struct {
 // w and returns a Writer for its record batches. Close writes the footer;
 // it does not close w.
 //
-// A field whose type Parquet cannot hold, a nested field (struct, list and
-// map columns need the levels package, not yet part of Quiver), invalid
+// Nested fields (struct, list, large_list, fixed_size_list, list_view and
+// map, in any nesting) are shredded into definition and repetition levels
+// by the levels package. A field whose type Parquet cannot hold, invalid
 // options (a codec Quiver cannot write, a level outside the codec's range,
 // an encoding that does not suit a column, a Columns key naming no leaf, a
 // KeyValueMetadata entry for ARROW:schema) are errors wrapping
@@ -86,25 +90,40 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, e
 		}
 	}
 	wr := &Writer{w: w, schema: schema, opts: opts, ws: ws, tree: tree}
-	for _, n := range tree.Root.Children {
-		if !n.IsLeaf() {
-			return nil, fmt.Errorf("%w: field %q: nested columns are not written yet", ErrUnsupported, n.Name)
-		}
+	if len(tree.Root.Children) != schema.NumFields() {
+		return nil, fmt.Errorf("%w: %d fields map to %d Parquet fields", ErrUnsupported, schema.NumFields(), len(tree.Root.Children))
 	}
-	for i, leaf := range tree.Leaves {
+	for i, n := range tree.Root.Children {
 		f := schema.Field(i)
-		set, err := opts.resolve(leaf)
-		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", leaf.DottedPath(), err)
+		leaves := []nestedLeafType{{node: n, dt: f.Type}}
+		if !n.IsLeaf() {
+			leaves = leaves[:0]
+			plan, err := writePlan(f, n, 0, &leaves)
+			if err != nil {
+				return nil, err
+			}
+			sh, err := levels.NewShredder(plan)
+			if err != nil {
+				return nil, fmt.Errorf("%w: field %q: %w", ErrUnsupported, f.Name, err)
+			}
+			wr.nested = append(wr.nested, &nestedFieldWriter{field: i, first: len(wr.cols), sh: sh})
 		}
-		c, err := newColumnWriter(leaf, f.Type, set)
-		if err != nil {
-			return nil, err
+		for _, l := range leaves {
+			set, err := opts.resolve(l.node)
+			if err != nil {
+				return nil, fmt.Errorf("column %q: %w", l.node.DottedPath(), err)
+			}
+			c, err := newColumnWriter(l.node, l.dt, set)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.check(l.dt); err != nil {
+				return nil, err
+			}
+			c.nested = !n.IsLeaf()
+			wr.cols = append(wr.cols, c)
+			wr.leafField = append(wr.leafField, i)
 		}
-		if err := c.check(f.Type); err != nil {
-			return nil, err
-		}
-		wr.cols = append(wr.cols, c)
 	}
 	wr.comps = make([]compressor, opts.parallelism(len(wr.cols)))
 	if err := wr.write([]byte(magic)); err != nil {
@@ -209,11 +228,26 @@ func dataSize(d arrow.ArrayData) int64 {
 func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 	mds := make([]*footer.ColumnMetaData, len(w.cols))
 	errs := make([]error, len(w.cols))
+	leafCol := make([]*levels.Column, len(w.cols)) // the shredded leaves of nested fields
+	for _, nw := range w.nested {
+		defer nw.release()
+		if err := nw.shred(rec.Column(nw.field), lo, hi); err != nil {
+			return fmt.Errorf("field %q: %w", w.schema.Field(nw.field).Name, err)
+		}
+		for k := range nw.cols {
+			leafCol[nw.first+k] = &nw.cols[k]
+		}
+	}
 	encode := func(i int, comp *compressor) {
 		c := w.cols[i]
 		c.comp = comp
 		c.startChunk()
-		if errs[i] = c.writeFlat(rec.Column(i), lo, hi); errs[i] == nil {
+		if leafCol[i] != nil {
+			errs[i] = c.writeNested(*leafCol[i])
+		} else {
+			errs[i] = c.writeFlat(rec.Column(w.leafField[i]), lo, hi)
+		}
+		if errs[i] == nil {
 			mds[i], errs[i] = c.finishChunk()
 		}
 		c.comp = nil

@@ -160,7 +160,7 @@ func TestNewWriterErrors(t *testing.T) {
 		want   string
 	}{
 		{"union", arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.SparseUnionOf([]arrow.Field{{Name: "x", Type: i32}}, []arrow.UnionTypeCode{0})}}, nil), WriteOptions{}, `"u"`},
-		{"nested", arrow.NewSchema([]arrow.Field{{Name: "l", Type: arrow.ListOf(i32)}}, nil), WriteOptions{}, `"l"`},
+		{"union in a list", arrow.NewSchema([]arrow.Field{{Name: "l", Type: arrow.ListOf(arrow.SparseUnionOf([]arrow.Field{{Name: "x", Type: i32}}, []arrow.UnionTypeCode{0}))}}, nil), WriteOptions{}, `"l.`},
 		{"unknown column", flat, WriteOptions{Columns: map[string]ColumnOptions{"b": {}}}, `"b"`},
 		{"encoding misfit", flat, WriteOptions{Columns: map[string]ColumnOptions{"s": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}}}, `"s"`},
 		{"LZ4", flat, WriteOptions{Compression: footer.CodecLZ4}, "LZ4"},

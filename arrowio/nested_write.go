@@ -1,0 +1,220 @@
+package arrowio
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+	"github.com/quiverio/quiver/levels"
+)
+
+// nestedFieldWriter writes one nested top-level field (struct, list or
+// map): the levels package shreds each batch's column into the levels and
+// dense values of its leaves, whose column writers encode them.
+type nestedFieldWriter struct {
+	field int // the field's index in the Arrow schema
+	first int // the column writer of its first leaf
+	sh    *levels.Shredder
+	cols  []levels.Column // the row group being written, one per leaf
+}
+
+// nestedLeafType is one leaf of a nested field being written: its Parquet
+// node and the Arrow type of its dense values.
+type nestedLeafType struct {
+	node *footer.Node
+	dt   arrow.DataType
+}
+
+// writePlan returns the levels plan of Arrow field f written as Parquet
+// node n (the mapping of schema_write.go: structs as groups, lists as
+// three-level LIST groups, maps as MAP groups of a repeated key_value),
+// whose slots are defined from level slot; it appends the leaves to
+// leaves in column order.
+func writePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]nestedLeafType) (*levels.Node, error) {
+	ln := &levels.Node{Name: n.DottedPath(), Type: f.Type, DefLevel: n.MaxDef, RepLevel: n.MaxRep, SlotDefLevel: slot}
+	st := f.Type
+	for {
+		ext, ok := st.(arrow.ExtensionType)
+		if !ok {
+			break
+		}
+		st = ext.StorageType()
+	}
+	kids := func(fs []arrow.Field, nodes []*footer.Node, slot int16) ([]*levels.Node, error) {
+		if len(fs) != len(nodes) {
+			return nil, fmt.Errorf("%w: field %q has %d children, its Parquet group %d", ErrUnsupported, f.Name, len(fs), len(nodes))
+		}
+		out := make([]*levels.Node, len(fs))
+		for i, c := range fs {
+			k, err := writePlan(c, nodes[i], slot, leaves)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = k
+		}
+		return out, nil
+	}
+	var err error
+	switch t := st.(type) {
+	case *arrow.StructType:
+		ln.Kind = levels.Struct
+		ln.Children, err = kids(t.Fields(), n.Children, slot)
+		return ln, err
+	case *arrow.MapType, arrow.ListLikeType:
+		if len(n.Children) != 1 || n.Children[0].IsLeaf() {
+			return nil, fmt.Errorf("%w: field %q: Parquet group %q is not a three-level list or map", ErrUnsupported, f.Name, n.DottedPath())
+		}
+		rep := n.Children[0]
+		ln.ElemDefLevel, ln.ElemRepLevel = rep.MaxDef, rep.MaxRep
+		if mt, ok := t.(*arrow.MapType); ok {
+			ln.Kind = levels.Map
+			entries := &levels.Node{Kind: levels.Struct, Name: rep.DottedPath(), Type: mt.Elem(),
+				DefLevel: rep.MaxDef, RepLevel: rep.MaxRep, SlotDefLevel: rep.MaxDef}
+			if entries.Children, err = kids([]arrow.Field{mt.KeyField(), mt.ItemField()}, rep.Children, rep.MaxDef); err != nil {
+				return nil, err
+			}
+			ln.Children = []*levels.Node{entries}
+			return ln, nil
+		}
+		ln.Kind = levels.List
+		ln.Children, err = kids([]arrow.Field{t.(arrow.ListLikeType).ElemField()}, rep.Children, rep.MaxDef)
+		return ln, err
+	}
+	if !n.IsLeaf() {
+		return nil, fmt.Errorf("%w: field %q of type %s is the Parquet group %q", ErrUnsupported, f.Name, f.Type, n.DottedPath())
+	}
+	ln.Kind, ln.Column = levels.Leaf, len(*leaves)
+	*leaves = append(*leaves, nestedLeafType{node: n, dt: f.Type})
+	return ln, nil
+}
+
+// shred shreds rows [lo, hi) of arr into the leaves' levels and dense
+// values, which stay in w.cols until release.
+func (w *nestedFieldWriter) shred(arr arrow.Array, lo, hi int) error {
+	sl := array.NewSlice(arr, int64(lo), int64(hi))
+	defer sl.Release()
+	cols, err := w.sh.Shred(memory.DefaultAllocator, sl)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	w.cols = cols
+	return nil
+}
+
+// release drops the values of the row group written.
+func (w *nestedFieldWriter) release() {
+	for _, c := range w.cols {
+		c.Values.Release()
+	}
+	w.cols = nil
+}
+
+// writeNested writes the entries of a leaf below a nested field: their
+// definition and repetition levels (rep nil when the leaf repeats
+// nowhere) and the dense values of the entries at the leaf's maximum
+// definition level. Pages are cut only where a row starts.
+func (c *columnWriter) writeNested(col levels.Column) error {
+	vals := col.Values
+	if _, _, err := c.vals.bind(vals, 0, vals.Len()); err != nil {
+		return fmt.Errorf("column %q: %w", c.path, err)
+	}
+	def, rep := col.Def, col.Rep
+	n := len(def)
+	if rep != nil && len(rep) != n {
+		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", ErrUnsupported, c.path, len(rep), n)
+	}
+	maxDef := c.node.MaxDef
+	v := 0 // values written
+	for i := 0; i < n; {
+		j := min(n, i+miniBatch)
+		for rep != nil && j < n && rep[j] != 0 {
+			j++
+		}
+		present, rows := 0, j-i
+		for _, d := range def[i:j] {
+			present += int(b2i(d == maxDef))
+			if d >= 0 && int(d) < len(c.defHist) {
+				c.defHist[d]++
+			}
+		}
+		if rep != nil {
+			rows = levels.CountRows(rep[i:j])
+			c.repLv = append(c.repLv, rep[i:j]...)
+		}
+		if v+present > vals.Len() {
+			return fmt.Errorf("%w: column %q: levels give more than its %d values", ErrUnsupported, c.path, vals.Len())
+		}
+		c.defLv = append(c.defLv, def[i:j]...)
+		if err := c.vals.put(v, v+present, nil, 0, present); err != nil {
+			return fmt.Errorf("column %q: %w", c.path, err)
+		}
+		v += present
+		c.levels += j - i
+		c.pageNulls += j - i - present
+		c.pageRowsDone += rows
+		if c.vals.pageBytes()+c.levels/4 >= c.set.pageSize || (c.set.pageRows > 0 && c.pageRowsDone >= c.set.pageRows) {
+			if err := c.flushPage(); err != nil {
+				return err
+			}
+		}
+		if db := c.vals.dictBytes(); db >= c.set.dictLimit {
+			if err := c.fallback(); err != nil {
+				return err
+			}
+		}
+		i = j
+	}
+	if v != vals.Len() {
+		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", ErrUnsupported, c.path, v, vals.Len())
+	}
+	return nil
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// appendNestedLevels appends the page's repetition and definition level
+// sections to body (each after a 4-byte length on a version 1 page) and
+// returns the sizes of the two sections without prefixes.
+func (c *columnWriter) appendNestedLevels(body []byte) (out []byte, repBytes, defBytes int, err error) {
+	var e kernels.RLEEncoder
+	section := func(body []byte, lv []int16, max int16) ([]byte, int, error) {
+		if max == 0 {
+			return body, 0, nil
+		}
+		at := len(body)
+		if c.set.pageVersion == PageV1 {
+			body = append(body, 0, 0, 0, 0)
+		}
+		start := len(body)
+		if err := e.Reset(body, levelWidth(max)); err != nil {
+			return nil, 0, err
+		}
+		if err := e.PutLevels(lv); err != nil {
+			return nil, 0, fmt.Errorf("column %q: %w", c.path, err)
+		}
+		body = e.Flush()
+		size := len(body) - start
+		if c.set.pageVersion == PageV1 {
+			binary.LittleEndian.PutUint32(body[at:], uint32(size))
+		}
+		return body, size, nil
+	}
+	if body, repBytes, err = section(body, c.repLv, c.node.MaxRep); err != nil {
+		return nil, 0, 0, err
+	}
+	if body, defBytes, err = section(body, c.defLv, c.node.MaxDef); err != nil {
+		return nil, 0, 0, err
+	}
+	return body, repBytes, defBytes, nil
+}
