@@ -11,7 +11,7 @@
 // [Node] tree that the caller derives from the Parquet schema; this package
 // knows nothing of Parquet metadata.
 //
-// Writing, [Shred] takes a nested Arrow array and a [Node] tree and
+// Writing, a [Shredder] takes a nested Arrow array and a [Node] tree and
 // produces, for each leaf, the definition and repetition levels and the
 // selection of leaf slots whose values the column stores.
 //
