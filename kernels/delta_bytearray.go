@@ -124,9 +124,10 @@ func DeltaByteArrayData[O Offset](data []byte, offsets []O, prefix []int32, suff
 // word k of the previous value for its bytes below the prefix length p and
 // the word at suffixes[sp-p+8k:] for the rest (the window starts p bytes
 // before the suffix, so the suffix lands at byte p): two loads, a mask from
-// dbaMasks and one store per word, no branch on the lengths, and no value
-// read back from data just after it was written (a load that straddles
-// recent stores stalls). Bytes past a value's end come from later suffixes
+// dbaMasks and one store per word (the fourth only for values past 24
+// bytes; a value of at most 24 bytes never needs the previous one's), and
+// no value read back from data just after it was written (a load that
+// straddles recent stores stalls). Bytes past a value's end come from later suffixes
 // and are overwritten by the values after it; they never pass the end of
 // data, which ends at the last value.
 func deltaByteArrayShort[O Offset](data []byte, next []O, prefix []int32, suffixes []byte, i, sp, prevStart, prevLen int) (int, int, int, int) {
@@ -149,11 +150,13 @@ func deltaByteArrayShort[O Offset](data []byte, next []O, prefix []int32, suffix
 		w0 = w0&m[24] | binary.LittleEndian.Uint64(sf[0:])&^m[24]
 		w1 = w1&m[16] | binary.LittleEndian.Uint64(sf[8:])&^m[16]
 		w2 = w2&m[8] | binary.LittleEndian.Uint64(sf[16:])&^m[8]
-		w3 = w3&m[0] | binary.LittleEndian.Uint64(sf[24:])&^m[0]
 		binary.LittleEndian.PutUint64(d[0:], w0)
 		binary.LittleEndian.PutUint64(d[8:], w1)
 		binary.LittleEndian.PutUint64(d[16:], w2)
-		binary.LittleEndian.PutUint64(d[24:], w3)
+		if n > 24 {
+			w3 = w3&m[0] | binary.LittleEndian.Uint64(sf[24:])&^m[0]
+			binary.LittleEndian.PutUint64(d[24:], w3)
+		}
 		sp += n - p
 		prevLen = n
 		start = stop
