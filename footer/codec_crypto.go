@@ -52,39 +52,10 @@ var encryptionAlgorithmInfo = structInfo{
 	fields: []string{1: "AES_GCM_V1", 2: "AES_GCM_CTR_V1"},
 }
 
-// decode reads the union. Each member present is kept; an unknown member's
-// field id goes to UnknownField; a known id with a non-struct wire type is
-// skipped.
+// decode reads the union (see decodeStructPair).
 func (v *EncryptionAlgorithm) decode(d *decoder) {
 	*v = EncryptionAlgorithm{}
-	var last, id int16
-	if d.enter() {
-		for {
-			var t byte
-			if id, t = d.field(&last); t == tStop {
-				if id, t = d.fieldSlow(&last); t == tStop {
-					break
-				}
-			}
-			switch {
-			case id == 1 && t == tStruct:
-				v.AesGcmV1 = new(AesGcmV1)
-				v.AesGcmV1.decode(d)
-			case id == 2 && t == tStruct:
-				v.AesGcmCtrV1 = new(AesGcmCtrV1)
-				v.AesGcmCtrV1.decode(d)
-			case id == 1 || id == 2:
-				d.skip(t)
-			default:
-				v.UnknownField = id
-				d.skip(t)
-			}
-			if d.err != nil {
-				break
-			}
-		}
-	}
-	d.done(&encryptionAlgorithmInfo, id, 0)
+	decodeStructPair(d, &encryptionAlgorithmInfo, &v.AesGcmV1, &v.AesGcmCtrV1, &v.UnknownField)
 }
 
 func (v *EncryptionAlgorithm) encode(e *encoder) {
@@ -162,9 +133,22 @@ var columnCryptoMetaDataInfo = structInfo{
 	fields: []string{1: "ENCRYPTION_WITH_FOOTER_KEY", 2: "ENCRYPTION_WITH_COLUMN_KEY"},
 }
 
-// decode reads the union like [EncryptionAlgorithm.decode].
+// decode reads the union (see decodeStructPair).
 func (v *ColumnCryptoMetaData) decode(d *decoder) {
 	*v = ColumnCryptoMetaData{}
+	decodeStructPair(d, &columnCryptoMetaDataInfo, &v.EncryptionWithFooterKey, &v.EncryptionWithColumnKey, &v.UnknownField)
+}
+
+// decodeStructPair reads a union whose members 1 and 2 are structs into *a
+// and *b. Each member present is kept; an unknown member's field id goes to
+// *unknown; a known id with a non-struct wire type is skipped.
+func decodeStructPair[A, B any, PA interface {
+	*A
+	decode(*decoder)
+}, PB interface {
+	*B
+	decode(*decoder)
+}](d *decoder, info *structInfo, a *PA, b *PB, unknown *int16) {
 	var last, id int16
 	if d.enter() {
 		for {
@@ -176,15 +160,15 @@ func (v *ColumnCryptoMetaData) decode(d *decoder) {
 			}
 			switch {
 			case id == 1 && t == tStruct:
-				v.EncryptionWithFooterKey = new(EncryptionWithFooterKey)
-				v.EncryptionWithFooterKey.decode(d)
+				*a = PA(new(A))
+				(*a).decode(d)
 			case id == 2 && t == tStruct:
-				v.EncryptionWithColumnKey = new(EncryptionWithColumnKey)
-				v.EncryptionWithColumnKey.decode(d)
+				*b = PB(new(B))
+				(*b).decode(d)
 			case id == 1 || id == 2:
 				d.skip(t)
 			default:
-				v.UnknownField = id
+				*unknown = id
 				d.skip(t)
 			}
 			if d.err != nil {
@@ -192,7 +176,7 @@ func (v *ColumnCryptoMetaData) decode(d *decoder) {
 			}
 		}
 	}
-	d.done(&columnCryptoMetaDataInfo, id, 0)
+	d.done(info, id, 0)
 }
 
 func (v *ColumnCryptoMetaData) encode(e *encoder) {
