@@ -22,7 +22,8 @@ import (
 // array is built, since allocators do not zero memory.
 type colOut struct {
 	t        *target
-	n        int
+	n        int // slots in the array built
+	slots    int // slots the buffers hold so far (see grow)
 	validity *memory.Buffer // nil for required leaves
 	values   *memory.Buffer // fixed: n*width bytes; bool: bitmap; binary: n+1 offsets
 	data     *memory.Buffer // binary value bytes
@@ -37,30 +38,24 @@ type colOut struct {
 	extraN int
 }
 
-// newColOut allocates the buffers for n slots of t from mem, with room for
-// dataHint bytes of binary data to start with.
-func newColOut(mem memory.Allocator, t *target, n int, nullable bool, dataHint int) *colOut {
+// newColOut allocates the buffers of a batch of n slots of t from mem, at
+// first for only slots of them (see grow), with room for dataHint bytes of
+// binary data to start with.
+func newColOut(mem memory.Allocator, t *target, n, slots int, nullable bool, dataHint int) *colOut {
 	o := &colOut{t: t, n: n, mem: mem}
 	if nullable {
 		o.validity = memory.NewResizableBuffer(mem)
-		o.validity.Resize(int(bitutil.BytesForBits(int64(n))))
 	}
 	switch t.kind {
-	case fixedTarget, dictTarget:
+	case fixedTarget, dictTarget, boolTarget:
 		o.values = memory.NewResizableBuffer(mem)
-		o.values.Resize(n * t.width)
-	case boolTarget:
-		o.values = memory.NewResizableBuffer(mem)
-		o.values.Resize(int(bitutil.BytesForBits(int64(n))))
 	case binaryTarget:
 		o.values = memory.NewResizableBuffer(mem)
-		w := 4
-		if t.large {
-			w = 8
-		}
-		o.values.Resize((n + 1) * w)
 		o.data = memory.NewResizableBuffer(mem)
 		o.data.Reserve(dataHint)
+	}
+	o.resize(min(n, slots))
+	if t.kind == binaryTarget {
 		if t.large {
 			offsets64(o)[0] = 0
 		} else {
@@ -68,6 +63,58 @@ func newColOut(mem memory.Allocator, t *target, n int, nullable bool, dataHint i
 		}
 	}
 	return o
+}
+
+// firstSlots is the fewest slots a batch's buffers start with or grow by.
+const firstSlots = 1 << 16
+
+// batchSlots is how many of a batch's n slots to allocate before any value
+// is decoded, for a column chunk of chunkBytes bytes: all of them, up to 64
+// per byte of the chunk. Declared row counts are not trusted further, so a
+// file that lies about them makes the reader allocate no more than a
+// multiple of its size before decoding shows otherwise; honest chunks of
+// very compressible values grow their buffers as they decode (see grow).
+func batchSlots(n, chunkBytes int) int {
+	return min(n, max(firstSlots, 64*chunkBytes))
+}
+
+// grow makes the buffers hold at least m of the batch's slots (m <= o.n),
+// growing them geometrically and keeping their contents.
+func (o *colOut) grow(m int) {
+	if m > o.slots {
+		o.resize(min(o.n, max(m, 2*o.slots)))
+	}
+}
+
+// growStep returns how many of the k slots from at the buffers can take
+// after growing them by at most their size again (and at least
+// firstSlots), so that a batch allocates in step with the values it has
+// decoded rather than with the page sizes the file declares.
+func (o *colOut) growStep(at, k int) int {
+	if at+k > o.slots {
+		o.grow(min(at+k, 2*o.slots+firstSlots))
+	}
+	return min(k, o.slots-at)
+}
+
+// resize sets the buffers to hold slots slots, keeping their contents.
+func (o *colOut) resize(slots int) {
+	o.slots = slots
+	if o.validity != nil {
+		o.validity.Resize(int(bitutil.BytesForBits(int64(slots))))
+	}
+	switch o.t.kind {
+	case fixedTarget, dictTarget:
+		o.values.Resize(slots * o.t.width)
+	case boolTarget:
+		o.values.Resize(int(bitutil.BytesForBits(int64(slots))))
+	case binaryTarget:
+		w := 4
+		if o.t.large {
+			w = 8
+		}
+		o.values.Resize((slots + 1) * w)
+	}
 }
 
 // release frees the buffers; the colOut is not used afterwards.

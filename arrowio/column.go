@@ -96,7 +96,7 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 	if int64(n) > l.rows {
 		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
 	}
-	out := newColOut(l.mem, &l.t, n, l.node.MaxDef > 0, l.dataHint(n))
+	out := newColOut(l.mem, &l.t, n, batchSlots(n, len(l.pages.data)), l.node.MaxDef > 0, l.dataHint(n))
 	err := l.fill(out, n)
 	if err == nil && l.t.kind == dictTarget {
 		// The chunk's dictionary page comes before its data pages, so
@@ -117,12 +117,15 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 
 // dataHint estimates the value bytes n rows of a byte-array leaf take:
 // their share of the chunk's uncompressed size, which bounds PLAIN data
-// (dictionary-encoded data can be larger; colOut grows it then).
+// (dictionary-encoded data can be larger; colOut grows it then). Like
+// batchSlots, it trusts the declared size only up to 64 times the chunk's
+// bytes.
 func (l *leafReader) dataHint(n int) int {
-	if l.t.kind != binaryTarget || l.totalRows == 0 {
+	if l.t.kind != binaryTarget || l.totalRows <= 0 || l.uncompressed <= 0 {
 		return 0
 	}
-	return int(min(l.uncompressed*int64(n)/l.totalRows, 1<<31))
+	share := float64(l.uncompressed) / float64(l.totalRows) * float64(n)
+	return int(min(share, 64*float64(len(l.pages.data)), 1<<31))
 }
 
 // fill decodes n rows into out, crossing pages as needed.
@@ -134,7 +137,7 @@ func (l *leafReader) fill(out *colOut, n int) error {
 			}
 			continue
 		}
-		k := min(n-at, l.left)
+		k := out.growStep(at, min(n-at, l.left))
 		present := k
 		switch {
 		case l.node.MaxDef > 0 && l.msbDefs != nil:

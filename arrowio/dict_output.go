@@ -66,8 +66,9 @@ func (d *dictFallback) start(src []byte, count int) error { return d.inner.start
 
 func (d *dictFallback) next(out *colOut, at, k int) error {
 	if out.extra == nil {
-		out.extra = newColOut(out.mem, out.t.value, out.n, false, 0)
+		out.extra = newColOut(out.mem, out.t.value, out.n, out.slots, false, 0)
 	}
+	out.extra.grow(out.extraN + k)
 	if err := d.inner.next(out.extra, out.extraN, k); err != nil {
 		return err
 	}
@@ -154,22 +155,13 @@ func (o *colOut) buildDictionary() error {
 // truncate shrinks a colOut of fixed or binary values to its first n slots.
 func (o *colOut) truncate(n int) {
 	o.n = n
-	switch o.t.kind {
-	case fixedTarget:
-		o.values.Resize(n * o.t.width)
-	case binaryTarget:
-		w := 4
-		if o.t.large {
-			w = 8
-		}
-		o.values.Resize((n + 1) * w)
-	}
+	o.resize(n)
 }
 
 // arrowDictionary builds the Arrow array of a decoded dictionary page from
 // mem, for dictionary targets.
 func (d *dictionary) arrowDictionary(mem memory.Allocator) arrow.Array {
-	out := newColOut(mem, d.t, d.len, false, len(d.data))
+	out := newColOut(mem, d.t, d.len, d.len, false, len(d.data))
 	switch d.t.kind {
 	case fixedTarget:
 		copy(out.values.Bytes(), d.values)

@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/levels"
@@ -85,7 +84,8 @@ func (l *nestedLeaf) readRows(n int) (def, rep []int16, vals arrow.Array, err er
 		copy(l.rep, l.rep[c:])
 		l.rep = l.rep[:k]
 	}
-	out := newColOut(l.mem, &l.t, l.valueHint(n), false, l.dataHint(n))
+	hint := l.valueHint(n)
+	out := newColOut(l.mem, &l.t, hint, hint, false, l.dataHint(n))
 	values, err := l.fill(out, n)
 	if err != nil {
 		out.release()
@@ -145,7 +145,9 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 		}
 		want := levelChunk
 		if l.maxRep == 0 {
-			want = n - len(l.def)
+			// At most doubling the levels decoded, not trusting the
+			// page's declared count.
+			want = min(n-len(l.def), max(levelChunk, len(l.def)))
 		}
 		if err := l.decodeLevels(min(l.left, want)); err != nil {
 			return 0, err
@@ -242,10 +244,10 @@ func (l *nestedLeaf) valueHint(n int) int {
 	if l.perRow > 0 {
 		return int(min(l.perRow*float64(n)*1.1+64, 1<<26))
 	}
-	if l.totalRows <= 0 || l.chunkLevels <= 0 {
-		return n
+	est := float64(n)
+	if l.totalRows > 0 && l.chunkLevels > 0 {
+		est = float64(l.chunkLevels) / float64(l.totalRows) * float64(n)
 	}
-	est := float64(l.chunkLevels) / float64(l.totalRows) * float64(n)
 	return int(min(est, 64*float64(len(l.pages.data)), 1<<26))
 }
 
@@ -317,30 +319,18 @@ func (l *nestedLeaf) startPage(p *rawPage) error {
 
 // growColOut makes room in out, a colOut without validity, for n values.
 func growColOut(o *colOut, n int) {
-	if n <= o.n {
-		return
+	if n > o.slots {
+		o.n = max(n, o.slots+o.slots/2)
+		o.resize(o.n)
 	}
-	n = max(n, o.n+o.n/2)
-	switch o.t.kind {
-	case fixedTarget:
-		o.values.Resize(n * o.t.width)
-	case boolTarget:
-		o.values.Resize(int(bitutil.BytesForBits(int64(n))))
-	case binaryTarget:
-		w := 4
-		if o.t.large {
-			w = 8
-		}
-		o.values.Resize((n + 1) * w)
-	}
-	o.n = n
 }
 
 // shrinkColOut sets the length of out, a colOut without validity, to its
 // first n values.
 func shrinkColOut(o *colOut, n int) {
-	if o.t.kind == nullTarget || n > o.n {
+	if o.t.kind == nullTarget || n > o.slots {
 		growColOut(o, n)
 	}
 	o.n = n
 }
+

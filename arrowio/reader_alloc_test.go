@@ -1,0 +1,182 @@
+package arrowio
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// peakAllocator is a Go allocator that records the most bytes it had
+// allocated at once.
+type peakAllocator struct {
+	mu        sync.Mutex
+	cur, peak int
+	mem       memory.GoAllocator
+}
+
+func (a *peakAllocator) add(n int) {
+	a.mu.Lock()
+	a.cur += n
+	a.peak = max(a.peak, a.cur)
+	a.mu.Unlock()
+}
+
+func (a *peakAllocator) Allocate(size int) []byte {
+	a.add(size)
+	return a.mem.Allocate(size)
+}
+
+func (a *peakAllocator) Reallocate(size int, b []byte) []byte {
+	a.add(size - len(b))
+	return a.mem.Reallocate(size, b)
+}
+
+func (a *peakAllocator) Free(b []byte) {
+	a.add(-len(b))
+	a.mem.Free(b)
+}
+
+// lyingFile writes a small file with flat and nested columns and rewrites
+// its footer with edit.
+func lyingFile(t *testing.T, edit func(*footer.FileMetaData)) []byte {
+	t.Helper()
+	mem := memory.NewGoAllocator()
+	fields := []arrow.Field{
+		{Name: "i", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "d", Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}},
+		{Name: "st", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true}), Nullable: true},
+		{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64), Nullable: true},
+	}
+	const rows = 100
+	var cols []arrow.Array
+	for _, f := range fields {
+		var js strings.Builder
+		js.WriteString("[")
+		for i := range rows {
+			if i > 0 {
+				js.WriteString(",")
+			}
+			switch f.Name {
+			case "i":
+				fmt.Fprintf(&js, "%d", i)
+			case "s", "d":
+				fmt.Fprintf(&js, "%q", fmt.Sprint("v", i%7))
+			case "st":
+				fmt.Fprintf(&js, `{"x": %d}`, i)
+			case "l":
+				fmt.Fprintf(&js, "[%d, %d]", i, -i)
+			}
+		}
+		js.WriteString("]")
+		var arr arrow.Array
+		var err error
+		if dt, ok := f.Type.(*arrow.DictionaryType); ok {
+			var vals arrow.Array
+			vals, _, err = array.FromJSON(mem, dt.ValueType, strings.NewReader(js.String()))
+			if err == nil {
+				b := array.NewDictionaryBuilder(mem, dt)
+				err = b.AppendArray(vals)
+				arr = b.NewArray()
+				b.Release()
+				vals.Release()
+			}
+		} else {
+			arr, _, err = array.FromJSON(mem, f.Type, strings.NewReader(js.String()))
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		cols = append(cols, arr)
+	}
+	schema := arrow.NewSchema(fields, nil)
+	rec := array.NewRecordBatch(schema, cols, rows)
+	releaseAll(cols)
+	defer rec.Release()
+	file := writeFile(t, schema, WriteOptions{}, rec)
+
+	ft, err := footer.ReadFooter(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(ft.Meta)
+	out := append([]byte(nil), file[:ft.MetaOffset]...)
+	meta := footer.Marshal(nil, ft.Meta)
+	out = append(out, meta...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(meta)))
+	return append(out, footer.MagicPlain...)
+}
+
+// TestLyingCounts reads files whose footers declare far more rows, levels
+// or bytes than their pages hold: every read fails with a CorruptError and
+// allocates in proportion to the file, not to the declared counts.
+func TestLyingCounts(t *testing.T) {
+	for _, lie := range []int64{1 << 53, 1 << 40, 1<<31 + 5, 101} {
+		for _, c := range []struct {
+			name string
+			edit func(*footer.FileMetaData)
+		}{
+			{"rows", func(m *footer.FileMetaData) {
+				m.NumRows, m.RowGroups[0].NumRows = lie, lie
+			}},
+			{"rows+levels", func(m *footer.FileMetaData) {
+				m.NumRows, m.RowGroups[0].NumRows = lie, lie
+				for i := range m.RowGroups[0].Columns {
+					m.RowGroups[0].Columns[i].MetaData.NumValues = lie
+					m.RowGroups[0].Columns[i].MetaData.TotalUncompressedSize = lie
+				}
+			}},
+			{"rows-no-levels", func(m *footer.FileMetaData) {
+				m.NumRows, m.RowGroups[0].NumRows = lie, lie
+				for i := range m.RowGroups[0].Columns {
+					m.RowGroups[0].Columns[i].MetaData.NumValues = 0
+				}
+			}},
+		} {
+			file := lyingFile(t, c.edit)
+			for _, how := range []string{"table", "rowgroup", "batches"} {
+				t.Run(fmt.Sprintf("%s=%d/%s", c.name, lie, how), func(t *testing.T) {
+					mem := &peakAllocator{}
+					rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: 1})
+					if err != nil {
+						t.Fatalf("open: %v", err)
+					}
+					defer rd.Close()
+					var tbl interface{ Release() }
+					switch how {
+					case "table":
+						tbl, err = rd.ReadTable(context.Background())
+					case "rowgroup":
+						tbl, err = rd.ReadRowGroup(context.Background(), 0)
+					default:
+						tbl, err = readAllBatches(rd)
+					}
+					if err == nil {
+						tbl.Release()
+					}
+					var ce *CorruptError
+					if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
+						t.Errorf("err = %v, want a CorruptError", err)
+					}
+					if limit := 64 << 20; mem.peak > limit {
+						t.Errorf("peak allocation %d bytes for a %d-byte file, want at most %d", mem.peak, len(file), limit)
+					}
+					if mem.cur != 0 {
+						t.Errorf("%d bytes still allocated after the failed read", mem.cur)
+					}
+				})
+			}
+		}
+	}
+}
