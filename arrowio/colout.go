@@ -22,8 +22,8 @@ import (
 // array is built, since allocators do not zero memory.
 type colOut struct {
 	t        *target
-	n        int // slots in the array built
-	slots    int // slots the buffers hold so far (see grow)
+	n        int            // slots in the array built
+	slots    int            // slots the buffers hold so far (see grow)
 	validity *memory.Buffer // nil for required leaves
 	values   *memory.Buffer // fixed: n*width bytes; bool: bitmap; binary: n+1 offsets
 	data     *memory.Buffer // binary value bytes

@@ -333,4 +333,3 @@ func shrinkColOut(o *colOut, n int) {
 	}
 	o.n = n
 }
-
