@@ -215,12 +215,7 @@ func (l *nestedLeaf) release() {
 // [from, to) at the maximum definition level into out after its first at
 // values, and returns how many there were.
 func (l *nestedLeaf) decodeValues(out *colOut, at, from, to int) (int, error) {
-	k := 0
-	for _, d := range l.def[from:to] {
-		if d == l.maxDef {
-			k++
-		}
-	}
+	k := levels.CountLevel(l.def[from:to], l.maxDef)
 	if k == 0 || l.t.kind == nullTarget {
 		return k, nil
 	}

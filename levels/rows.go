@@ -26,16 +26,22 @@ func levelBytes(l []int16) []byte {
 }
 
 // CountRows returns the number of rows whose levels rep holds: its zero
-// repetition levels, counted four at a time.
-func CountRows(rep []int16) int {
-	b := levelBytes(rep)
+// repetition levels.
+func CountRows(rep []int16) int { return CountLevel(rep, 0) }
+
+// CountLevel returns how many of the levels equal v (a level, 0 to
+// 0x7fff), counted four at a time: the lanes of a word xor v's that are
+// zero.
+func CountLevel(l []int16, v int16) int {
+	b := levelBytes(l)
+	vs := uint64(uint16(v)) * laneLow
 	n := 0
 	for len(b) >= 8 {
-		n += 4 - bits.OnesCount64(nonZeroLanes(binary.LittleEndian.Uint64(b[:8])))
+		n += 4 - bits.OnesCount64(nonZeroLanes(binary.LittleEndian.Uint64(b[:8])^vs))
 		b = b[8:]
 	}
-	for _, r := range rep[len(rep)-len(b)/2:] {
-		n += int(b2u(r == 0))
+	for _, x := range l[len(l)-len(b)/2:] {
+		n += int(b2u(x == v))
 	}
 	return n
 }

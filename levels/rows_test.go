@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestRowStart checks CountRows and RowStart against a plain scan, on
+// TestRowStart checks CountRows, CountLevel and RowStart against a plain scan, on
 // random levels (all widths, 0x8000-like lanes included) of every length
 // up to a few words.
 func TestRowStart(t *testing.T) {
@@ -30,6 +30,19 @@ func TestRowStart(t *testing.T) {
 		}
 		if got := CountRows(rep); got != len(starts) {
 			t.Fatalf("CountRows(%v) = %d, want %d", rep, got, len(starts))
+		}
+		v := int16(r.IntN(3))
+		if len(rep) > 0 && r.IntN(2) == 0 {
+			v = rep[r.IntN(len(rep))]
+		}
+		want := 0
+		for _, x := range rep {
+			if x == v {
+				want++
+			}
+		}
+		if got := CountLevel(rep, v); got != want {
+			t.Fatalf("CountLevel(%v, %d) = %d, want %d", rep, v, got, want)
 		}
 		for n := range len(starts) + 2 {
 			wantAt, wantRows := -1, len(starts)

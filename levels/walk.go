@@ -185,27 +185,35 @@ func walkNested[O offset](p *plan, def, rep []int16, slots int, valid []byte, of
 		slot, set int
 		word      uint64
 	)
-	for i, d := range def {
-		r := rep[i]
-		if slot > slots {
+	// Each entry adds at most one slot, so a segment of at most
+	// slots-slot+1 entries cannot store past offsets[slots]: the bound is
+	// checked once per segment instead of once per entry.
+	for i := 0; i < len(def); {
+		m := min(len(def)-i, slots-slot+1)
+		if m <= 0 {
 			return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
 		}
-		if offsets != nil {
-			offsets[slot] = O(elems)
-		}
-		in := b2u(d >= s) & b2u(r <= rl)
-		word |= in & b2u(d >= d0) << (slot & 63)
-		slot += int(in)
-		elems += int(b2u(d >= ed) & b2u(r <= er))
-		if slot&63 == 0 && in != 0 && valid != nil {
-			at := (slot - 64) >> 3
-			if at+8 > len(valid) {
-				return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
+		seg, segRep := def[i:i+m], rep[i:i+m]
+		for j, d := range seg {
+			r := segRep[j]
+			if offsets != nil {
+				offsets[slot] = O(elems)
 			}
-			binary.LittleEndian.PutUint64(valid[at:at+8], word)
-			set += bits.OnesCount64(word)
-			word = 0
+			in := b2u(d >= s) & b2u(r <= rl)
+			word |= in & b2u(d >= d0) << (slot & 63)
+			slot += int(in)
+			elems += int(b2u(d >= ed) & b2u(r <= er))
+			if slot&63 == 0 && in != 0 && valid != nil {
+				at := (slot - 64) >> 3
+				if at+8 > len(valid) {
+					return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i+j), slots)
+				}
+				binary.LittleEndian.PutUint64(valid[at:at+8], word)
+				set += bits.OnesCount64(word)
+				word = 0
+			}
 		}
+		i += m
 	}
 	if slot != slots {
 		return 0, 0, errSlots(p, strconv.Itoa(slot), slots)
