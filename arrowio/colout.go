@@ -148,6 +148,19 @@ func (o *colOut) growData(extra int) []byte {
 	return o.data.Bytes()
 }
 
+// growDataFor is growData for a write that leaves the slots before filled
+// decoded: when the buffer must grow, it grows at least to what all the
+// buffers' slots need at the rate of bytes per slot so far, so that a
+// batch decoded in many pieces copies its data about once rather than at
+// every doubling.
+func (o *colOut) growDataFor(extra, filled int) []byte {
+	if need := o.dataLen + extra + 16; need > o.data.Cap() && filled > 0 && filled < o.slots {
+		rate := float64(o.dataLen+extra) / float64(filled)
+		o.data.Reserve(max(need, int(min(rate*float64(o.slots)*1.05, 1<<31))+16))
+	}
+	return o.growData(extra)
+}
+
 // offsets32 and offsets64 view the offsets buffer of a binary colOut.
 func offsets32(o *colOut) []int32 { return arrow.Int32Traits.CastFromBytes(o.values.Bytes()) }
 func offsets64(o *colOut) []int64 { return arrow.Int64Traits.CastFromBytes(o.values.Bytes()) }

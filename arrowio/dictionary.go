@@ -77,7 +77,7 @@ func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
 		if err != nil {
 			return err
 		}
-		data := out.growData(size)
+		data := out.growDataFor(size, at+len(idx))
 		var n int
 		if d.t.large {
 			n, err = kernels.GatherByteArray(offsets64(out)[at:at+len(idx)+1], data, d.offsets, d.data, idx)

@@ -86,6 +86,12 @@ func (l *nestedLeaf) readRows(n int) (def, rep []int16, vals arrow.Array, err er
 	}
 	hint := l.valueHint(n)
 	out := newColOut(l.mem, &l.t, hint, hint, false, l.dataHint(n))
+	// Room for about the batch's levels up front (the hint is about
+	// levels per row too), rather than doubling from a few chunks.
+	l.def = growLevels(l.def, max(len(l.def), hint))[:len(l.def)]
+	if l.maxRep > 0 {
+		l.rep = growLevels(l.rep, max(len(l.rep), hint))[:len(l.rep)]
+	}
 	values, err := l.fill(out, n)
 	if err != nil {
 		out.release()
