@@ -179,40 +179,20 @@ func walkLeaf(p *plan, def []int16, slots int, valid []byte) (nulls, elems int, 
 // too many.
 func walkNested[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets []O) (nulls, elems int, err error) {
 	rep = rep[:len(def)]
-	s, d0, rl := p.SlotDefLevel, p.DefLevel, p.RepLevel
-	ed, er := p.elemDef, p.elemRep
+	b := walkBounds{s: p.SlotDefLevel, d0: p.DefLevel, rl: p.RepLevel, ed: p.elemDef, er: p.elemRep}
 	var (
-		slot, set int
-		word      uint64
+		slot int
+		word uint64
 	)
 	// Each entry adds at most one slot, so a segment of at most
-	// slots-slot+1 entries cannot store past offsets[slots]: the bound is
-	// checked once per segment instead of once per entry.
+	// slots-slot+1 entries cannot store past offsets[slots] nor past the
+	// validity of slots: the bound is checked once per segment.
 	for i := 0; i < len(def); {
 		m := min(len(def)-i, slots-slot+1)
 		if m <= 0 {
 			return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
 		}
-		seg, segRep := def[i:i+m], rep[i:i+m]
-		for j, d := range seg {
-			r := segRep[j]
-			if offsets != nil {
-				offsets[slot] = O(elems)
-			}
-			in := b2u(d >= s) & b2u(r <= rl)
-			word |= in & b2u(d >= d0) << (slot & 63)
-			slot += int(in)
-			elems += int(b2u(d >= ed) & b2u(r <= er))
-			if slot&63 == 0 && in != 0 && valid != nil {
-				at := (slot - 64) >> 3
-				if at+8 > len(valid) {
-					return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i+j), slots)
-				}
-				binary.LittleEndian.PutUint64(valid[at:at+8], word)
-				set += bits.OnesCount64(word)
-				word = 0
-			}
-		}
+		slot, elems, word = walkSegment(def[i:i+m], rep[i:i+m], &b, valid, offsets, slot, elems, word)
 		i += m
 	}
 	if slot != slots {
@@ -221,7 +201,10 @@ func walkNested[O offset](p *plan, def, rep []int16, slots int, valid []byte, of
 	if valid != nil {
 		if slot&63 != 0 {
 			binary.LittleEndian.PutUint64(valid[slot>>6<<3:], word)
-			set += bits.OnesCount64(word)
+		}
+		set, err := kernels.CountSetBits(valid, 0, slots)
+		if err != nil {
+			return 0, 0, err
 		}
 		nulls = slots - set
 	}
@@ -233,6 +216,36 @@ func walkNested[O offset](p *plan, def, rep []int16, slots int, valid []byte, of
 		offsets[slots] = O(elems)
 	}
 	return nulls, elems, nil
+}
+
+// walkBounds are the levels walkNested compares each entry with: an entry
+// is a slot when defined to s and repeated at most at rl, a valid slot
+// when defined to d0, and an element when defined to ed and repeated at
+// most at er.
+type walkBounds struct{ s, d0, rl, ed, er int16 }
+
+// walkSegment is walkNested's loop over entries that cannot take the slot
+// past what offsets and valid hold; it continues from slot, elems and the
+// validity word of the slots since the last multiple of 64, and returns
+// them. Kept apart so that its few loop-carried values stay in registers.
+func walkSegment[O offset](def, rep []int16, b *walkBounds, valid []byte, offsets []O, slot, elems int, word uint64) (int, int, uint64) {
+	s, d0, rl, ed, er := b.s, b.d0, b.rl, b.ed, b.er
+	rep = rep[:len(def)]
+	for j, d := range def {
+		r := rep[j]
+		if offsets != nil {
+			offsets[slot] = O(elems)
+		}
+		in := b2u(d >= s) & b2u(r <= rl)
+		word |= in & b2u(d >= d0) << (slot & 63)
+		slot += int(in)
+		elems += int(b2u(d >= ed) & b2u(r <= er))
+		if slot&63 == 0 && in != 0 && valid != nil {
+			binary.LittleEndian.PutUint64(valid[(slot-64)>>3:], word)
+			word = 0
+		}
+	}
+	return slot, elems, word
 }
 
 // walkFlat is walk for a column without repetition: p is outside every
