@@ -24,15 +24,25 @@ func Lookup() (string, error) {
 	if d := os.Getenv(EnvVar); d != "" {
 		return d, nil
 	}
+	d, err := Shared("parquet-testing")
+	if err != nil {
+		return "", fmt.Errorf("parquet-testing corpus not found (set %s to use another copy): %w", EnvVar, err)
+	}
+	return d, nil
+}
+
+// Shared returns the path of rel inside the shared directory beside the
+// repository (../shared), or an error when it is not there.
+func Shared(rel string) (string, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return "", fmt.Errorf("no go.mod of the quiver module above the working directory: %w", err)
 	}
-	d := filepath.Join(root, "..", "shared", "parquet-testing")
-	if _, err := os.Stat(d); err != nil {
-		return "", fmt.Errorf("parquet-testing corpus not found at %s (set %s to use another copy): %w", d, EnvVar, err)
+	p := filepath.Join(root, "..", "shared", rel)
+	if _, err := os.Stat(p); err != nil {
+		return "", err
 	}
-	return d, nil
+	return p, nil
 }
 
 // Dir returns the corpus root, or skips tb when it is absent.
