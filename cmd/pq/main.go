@@ -6,6 +6,7 @@
 //	pq meta [--json] FILE   row groups, column chunks, sizes, codecs, encodings, statistics
 //	pq cat [flags] FILE     rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv
 //	pq head [flags] FILE    the first 10 rows (same flags as cat)
+//	pq convert [flags] IN OUT  CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --page-version 2 --dictionary=false ...
 package main
 
 import (
@@ -28,6 +29,7 @@ var commands = []command{
 	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
 	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv)", runCat},
 	{"head", "print the first rows (cat with --limit 10)", runHead},
+	{"convert", "write CSV, JSON lines or Parquet as Parquet (--codec, --row-group-rows, --page-version, --dictionary, ...)", runConvert},
 }
 
 // errUsage marks an error caused by how pq was called (exit status 2).
