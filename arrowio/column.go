@@ -78,10 +78,14 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 }
 
 // corrupt wraps err with the leaf's place in the file: unsupported
-// features keep their sentinel behind a location prefix, and every other
-// failure while decoding the chunk's bytes is a *CorruptError.
+// features (and byte arrays past what 32-bit offsets address) keep their
+// sentinel behind a location prefix, and every other failure while
+// decoding the chunk's bytes is a *CorruptError.
 func (l *leafReader) corrupt(err error) error {
 	var ce *CorruptError
+	if errors.Is(err, kernels.ErrOffsetOverflow) {
+		err = fmt.Errorf("%w: %w; read the column as large_string/large_binary (SchemaOptions.Strings) or in smaller batches", ErrUnsupported, err)
+	}
 	switch {
 	case errors.As(err, &ce):
 		return err

@@ -28,7 +28,11 @@ type SchemaOptions struct {
 	// non-default layout wins over the layout an ARROW:schema entry stores.
 	Strings StringLayout
 	// Int96 is the Arrow type INT96 timestamps decode to; nil means
-	// timestamp[ns, tz=UTC], as in arrow-go's pqarrow.
+	// timestamp[ns, tz=UTC], as in arrow-go's pqarrow. Nanoseconds in an
+	// int64 span 1677-09-21 to 2262-04-11: INT96 values outside that span
+	// wrap around in that unit, as they do in arrow-go and Arrow C++ (no
+	// error, no clamping). A coarser unit (microseconds reach ±292,000
+	// years) reads every date an INT96 holds exactly, to that unit.
 	Int96 *arrow.TimestampType
 	// IgnoreArrowSchema maps the Parquet schema alone, ignoring an
 	// ARROW:schema key-value entry.

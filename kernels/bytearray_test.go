@@ -1,7 +1,10 @@
 package kernels
 
 import (
+	"errors"
+	"math"
 	"math/rand/v2"
+	"testing"
 )
 
 // testStrings returns n byte strings of one of several kinds.
@@ -59,4 +62,30 @@ func testLengthsStream(r *rand.Rand, lengths []int) []byte {
 		u[i] = uint64(l)
 	}
 	return testDeltaStream(r, u, 32, deltaShape{blockSize: 128, miniBlocks: 4, garbageWidths: true, garbagePadding: true})
+}
+
+// TestOffsetOverflow checks that byte arrays that fit their input but not
+// the int32 offsets they are decoded into report ErrOffsetOverflow (a
+// sound file read with too narrow offsets), not corruption.
+func TestOffsetOverflow(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	top := int32(math.MaxInt32 - 6)
+	// DELTA_BYTE_ARRAY: prefixes 0, 0; suffixes "abcd", "efgh".
+	src := append(append(testLengthsStream(r, []int{0, 0}), testLengthsStream(r, []int{4, 4})...), "abcdefgh"...)
+	if _, _, err := DeltaByteArrayOffsets([]int32{top, 0, 0}, make([]int32, 2), src); !errors.Is(err, ErrOffsetOverflow) {
+		t.Errorf("delta byte array: %v", err)
+	}
+	if testing.Short() {
+		return
+	}
+	// The others write data: give them 2 GiB of (mostly untouched) data.
+	big := make([]byte, math.MaxInt32+16)
+	dictOff, dictData := testFlatten[int32]([][]byte{[]byte("abcd")}, 0)
+	if _, err := GatherByteArray([]int32{top, 0, 0}, big, dictOff, dictData, []uint32{0, 0}); !errors.Is(err, ErrOffsetOverflow) {
+		t.Errorf("gather: %v", err)
+	}
+	srcOff, srcData := testFlatten[int32]([][]byte{[]byte("abcd"), []byte("efgh")}, 0)
+	if _, err := CompactByteArray([]int32{top, 0, 0}, big, srcOff, srcData, []byte{0xff}, 0); !errors.Is(err, ErrOffsetOverflow) {
+		t.Errorf("compact: %v", err)
+	}
 }

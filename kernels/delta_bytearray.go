@@ -24,9 +24,9 @@ import (
 // begin in src; pass src[suffixAt:] to [DeltaByteArrayData].
 //
 // A prefix longer than the previous value (or non-zero for the first), a
-// negative length, suffixes adding up to more bytes than src holds, values
-// past the range of O, or a malformed stream is an error wrapping
-// [ErrCorrupt]; a short prefix slice, an empty offsets slice or a negative
+// negative length, suffixes adding up to more bytes than src holds or a
+// malformed stream is an error wrapping [ErrCorrupt]; values past the range
+// of O wrap [ErrOffsetOverflow]; a short prefix slice, an empty offsets slice or a negative
 // offsets[0] wraps [ErrOutOfRange].
 func DeltaByteArrayOffsets[O Offset](offsets []O, prefix []int32, src []byte) (dataLen, suffixAt int, err error) {
 	if len(offsets) == 0 || offsets[0] < 0 || len(prefix) < len(offsets)-1 {
@@ -58,7 +58,7 @@ func DeltaByteArrayOffsets[O Offset](offsets []O, prefix []int32, src []byte) (d
 		suffixRoom -= s
 		l := int64(p) + s
 		if l > room {
-			return 0, 0, fmt.Errorf("%w: delta byte array value %d: %d bytes past offset %d overflow the offsets", ErrCorrupt, i, l, acc)
+			return 0, 0, fmt.Errorf("%w: delta byte array value %d: %d bytes past offset %d", ErrOffsetOverflow, i, l, acc)
 		}
 		room -= l
 		acc += l

@@ -69,6 +69,9 @@ func lengthsToOffsets[O Offset](offsets []O, limit int) (int, error) {
 	room := min(int64(limit), maxOffset[O]()-base)
 	acc := base
 	for i, l := range offsets[1:] {
+		if l >= 0 && int64(l) > maxOffset[O]()-acc && int64(l) <= int64(limit)-(acc-base) {
+			return 0, fmt.Errorf("%w: byte array length %d of value %d past offset %d", ErrOffsetOverflow, l, i, acc)
+		}
 		if l < 0 || int64(l) > room {
 			return 0, fmt.Errorf("%w: byte array length %d of value %d: negative or past the %d bytes left (page holds %d, offsets reach %d)", ErrCorrupt, l, i, room, limit, maxOffset[O]())
 		}

@@ -83,7 +83,7 @@ func TestDeltaLengthByteArrayErrors(t *testing.T) {
 	// Offsets near the top of int32: the page fits, the offsets do not.
 	src := append(testLengthsStream(r, []int{4, 4}), "abcdefgh"...)
 	off := []int32{math.MaxInt32 - 6, 0, 0}
-	if _, _, err := DeltaLengthByteArray(off, nil, src); !errors.Is(err, ErrCorrupt) {
+	if _, _, err := DeltaLengthByteArray(off, nil, src); !errors.Is(err, ErrOffsetOverflow) {
 		t.Fatalf("offset overflow: %v", err)
 	}
 	if _, _, err := DeltaLengthByteArray(make([]int32, 3), make([]byte, 7), src); !errors.Is(err, ErrShortBuffer) {

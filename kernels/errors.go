@@ -11,4 +11,8 @@ var (
 	ErrShortBuffer = errors.New("kernels: destination too small")
 	// ErrOutOfRange reports a dictionary index or a width outside its bounds.
 	ErrOutOfRange = errors.New("kernels: value out of range")
+	// ErrOffsetOverflow reports byte arrays whose total length passes what
+	// the offset type addresses (2 GiB for int32 offsets): the input may
+	// be sound, the destination needs wider offsets or fewer values.
+	ErrOffsetOverflow = errors.New("kernels: byte arrays pass the offsets' range")
 )

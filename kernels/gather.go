@@ -127,7 +127,7 @@ func GatherByteArray[O, D Offset](offsets []O, data []byte, dictOffsets []D, dic
 		l := int(e - s)
 		if l > limit-d {
 			if int64(d+l) > maxOffset[O]() {
-				return 0, fmt.Errorf("%w: gather: value %d ends at offset %d, past the offsets' range", ErrCorrupt, i, d+l)
+				return 0, fmt.Errorf("%w: gather: value %d ends at offset %d", ErrOffsetOverflow, i, d+l)
 			}
 			return 0, fmt.Errorf("%w: gather: value %d needs data up to byte %d, have %d", ErrShortBuffer, i, d+l, len(data))
 		}

@@ -44,7 +44,7 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 		}
 		if l > limit-d {
 			if int64(d+l) > maxOffset[O]() {
-				return 0, 0, fmt.Errorf("%w: plain byte array value %d: offset %d overflows", ErrCorrupt, i, d+l)
+				return 0, 0, fmt.Errorf("%w: plain byte array value %d ends at offset %d", ErrOffsetOverflow, i, d+l)
 			}
 			return 0, 0, fmt.Errorf("%w: plain byte array value %d needs data up to byte %d, have %d", ErrShortBuffer, i, d+l, len(data))
 		}

@@ -76,7 +76,7 @@ func TestPlainByteArrayErrors(t *testing.T) {
 		// Data past what int32 offsets can address: only the offsets
 		// overflow. The slice is mostly untouched virtual memory.
 		big := make([]byte, math.MaxInt32+16)
-		if _, _, err := PlainByteArray([]int32{math.MaxInt32 - 7, 0, 0}, big, src); !errors.Is(err, ErrCorrupt) {
+		if _, _, err := PlainByteArray([]int32{math.MaxInt32 - 7, 0, 0}, big, src); !errors.Is(err, ErrOffsetOverflow) {
 			t.Fatalf("offset overflow: %v", err)
 		}
 	}

@@ -146,7 +146,7 @@ func CompactByteArray[O Offset](dstOffsets []O, dstData []byte, srcOffsets []O, 
 			return
 		}
 		if d+e-s > maxOffset[O]() {
-			err = fmt.Errorf("%w: compact: values %d..%d end at offset %d, past the offsets' range", ErrCorrupt, lo, hi, d+e-s)
+			err = fmt.Errorf("%w: compact: values %d..%d end at offset %d", ErrOffsetOverflow, lo, hi, d+e-s)
 			return
 		}
 		copy(dstData[d:], srcData[s:e])
