@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 // DecodeUint32 decodes the next len(dst) values of a stream of bit width at
@@ -296,10 +297,13 @@ func (d *RLEDecoder) truncated() error {
 		ErrCorrupt, d.pos, d.bpAvail, d.bpPos+d.bpLeft, d.consumed)
 }
 
-// fillValues sets every element of s to v: a plain loop for short runs,
-// memclr for zero, and doubling copies (memmove) for long runs.
+// fillValues sets every element of s to v: a plain loop for a few values,
+// memclr for zero, 16-byte stores of v repeated (the last one overlapping)
+// for the run lengths RLE-hybrid writers usually emit, and doubling copies
+// (memmove) for long runs.
 func fillValues[T packable](s []T, v T) {
-	if len(s) < 32 {
+	size := int(unsafe.Sizeof(v))
+	if len(s)*size < 16 {
 		for i := range s {
 			s[i] = v
 		}
@@ -309,12 +313,34 @@ func fillValues[T packable](s []T, v T) {
 		clear(s)
 		return
 	}
-	for i := range 16 {
-		s[i] = v
+	var w uint64 // v repeated over 8 bytes
+	switch size {
+	case 1:
+		w = uint64(uint8(v)) * 0x0101_0101_0101_0101
+	case 2:
+		w = uint64(uint16(v)) * 0x0001_0001_0001_0001
+	case 4:
+		w = uint64(uint32(v)) * 0x0000_0001_0000_0001
+	default:
+		w = uint64(v)
 	}
-	for i := 16; i < len(s); i *= 2 {
-		copy(s[i:], s[:i])
+	all := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*size)
+	var pat [16]byte
+	binary.LittleEndian.PutUint64(pat[:8], w)
+	binary.LittleEndian.PutUint64(pat[8:], w)
+	if len(all) > 2048 {
+		*(*[16]byte)(all) = pat
+		for i := 16; i < len(all); i *= 2 {
+			copy(all[i:], all[:i])
+		}
+		return
 	}
+	// 16 is a multiple of size, so every 16-byte store, the overlapping
+	// last one included, starts on a value.
+	for b := all; len(b) >= 16; b = b[16:] {
+		*(*[16]byte)(b) = pat
+	}
+	*(*[16]byte)(all[len(all)-16:]) = pat
 }
 
 // firstAtLeast returns the index and value of the first element of s at or
