@@ -212,16 +212,7 @@ func (o *colOut) spread(at, n, k int) error {
 	case fixedTarget, dictTarget:
 		err = spreadFixed(o.values.Bytes(), o.t.width, valid, at, n, k)
 	case boolTarget:
-		bits := o.values.Bytes()
-		j := at + k - 1
-		for i := at + n - 1; i >= at; i-- {
-			if bitutil.BitIsSet(valid, i) {
-				bitutil.SetBitTo(bits, i, bitutil.BitIsSet(bits, j))
-				j--
-			} else {
-				bitutil.ClearBit(bits, i)
-			}
-		}
+		_, err = kernels.SpreadBits(o.values.Bytes(), at, n, valid)
 	case binaryTarget:
 		if o.t.large {
 			off := offsets64(o)

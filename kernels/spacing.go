@@ -53,6 +53,54 @@ func Spread[T any](dst, src []T, valid []byte, offset int) (int, error) {
 	return count, nil
 }
 
+// SpreadBits is [Spread] for booleans in an Arrow bitmap, in place: the
+// dense values are bits [offset, offset+count) of dst, where count is the
+// number of validity bits set in [offset, offset+n) of valid, and they move
+// to the valid slots of [offset, offset+n) of dst, in order, with null
+// slots cleared. It works a 64-slot word at a time from the end. It returns
+// count; a bitmap too small for the slots wraps [ErrShortBuffer].
+func SpreadBits(dst []byte, offset, n int, valid []byte) (int, error) {
+	count, err := CountSetBits(valid, offset, n)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkBitRange("SpreadBits destination", len(dst), offset, n); err != nil {
+		return 0, err
+	}
+	k := count
+	for hi := n; hi > 0; {
+		lo := (hi - 1) &^ 63
+		m := validityWord(valid, offset+lo, hi-lo)
+		c := bits.OnesCount64(m)
+		var out uint64
+		if c > 0 {
+			// The word's values, read before the word is written: every
+			// value below them lies below offset+lo.
+			out = validityWord(dst, offset+k-c, c)
+			if m != lowBits(hi-lo) {
+				out = depositBits(out, m)
+			}
+		}
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], out)
+		copyBits(dst, uint(offset+lo), w[:], 0, uint(hi-lo))
+		k -= c
+		hi = lo
+	}
+	return count, nil
+}
+
+// depositBits places the low bits of d, in order, at the positions of the
+// set bits of m (a parallel bit deposit).
+func depositBits(d, m uint64) uint64 {
+	var out uint64
+	for ; m != 0; m &= m - 1 {
+		out |= m & -m & -(d & 1)
+		d >>= 1
+	}
+	return out
+}
+
 // SpreadOffsets is [Spread] for Arrow offsets: src holds the count+1
 // offsets of the dense values, dst receives len(dst)-1 slots' offsets, and
 // a null slot repeats the previous offset (an empty value). src may be

@@ -191,3 +191,47 @@ func BenchmarkSpread(b *testing.B) {
 		})
 	}
 }
+
+// TestSpreadBits checks SpreadBits against a bit-by-bit reference on
+// random bitmaps, offsets and lengths, with garbage past the dense values
+// and bits outside the slots left as they were.
+func TestSpreadBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 3000 {
+		n, offset := r.IntN(300), r.IntN(13)
+		density := r.Float64()
+		valid := make([]byte, (offset+n+7)/8+r.IntN(3))
+		for i := range 8 * len(valid) {
+			if r.Float64() < density {
+				valid[i/8] |= 1 << (i % 8)
+			}
+		}
+		dst := make([]byte, len(valid))
+		for i := range dst {
+			dst[i] = byte(r.Uint32())
+		}
+		orig := append([]byte(nil), dst...)
+		bit := func(b []byte, i int) bool { return b[i/8]>>(i%8)&1 != 0 }
+		want := append([]byte(nil), dst...)
+		k := 0
+		for i := range n {
+			v := false
+			if bit(valid, offset+i) {
+				v = bit(orig, offset+k)
+				k++
+			}
+			if v {
+				want[(offset+i)/8] |= 1 << ((offset + i) % 8)
+			} else {
+				want[(offset+i)/8] &^= 1 << ((offset + i) % 8)
+			}
+		}
+		got, err := SpreadBits(dst, offset, n, valid)
+		if err != nil || got != k || !bytes.Equal(dst, want) {
+			t.Fatalf("n=%d offset=%d: got %d, %v,\n%08b\nwant %d\n%08b", n, offset, got, err, dst, k, want)
+		}
+	}
+	if _, err := SpreadBits(make([]byte, 1), 0, 9, make([]byte, 2)); !errors.Is(err, ErrShortBuffer) {
+		t.Errorf("short destination: %v", err)
+	}
+}
