@@ -42,8 +42,16 @@ func GatherFixed(dst, dict []byte, width int, idx []uint32) error {
 	case 2:
 		return Gather(castBytes[[2]byte](dst), castBytes[[2]byte](dict), idx)
 	case 4:
+		// Aligned buffers (Arrow's and the pools' always are) take the
+		// word gathers, and their assembly.
+		if aligned(dst, 4) && aligned(dict, 4) {
+			return Gather(castBytes[uint32](dst), castBytes[uint32](dict), idx)
+		}
 		return Gather(castBytes[[4]byte](dst), castBytes[[4]byte](dict), idx)
 	case 8:
+		if aligned(dst, 8) && aligned(dict, 8) {
+			return Gather(castBytes[uint64](dst), castBytes[uint64](dict), idx)
+		}
 		return Gather(castBytes[[8]byte](dst), castBytes[[8]byte](dict), idx)
 	case 12:
 		return Gather(castBytes[[12]byte](dst), castBytes[[12]byte](dict), idx)
@@ -63,7 +71,13 @@ func GatherFixed(dst, dict []byte, width int, idx []uint32) error {
 	return nil
 }
 
-// castBytes views b, a whole number of Ts (byte arrays), as a []T.
+// aligned reports whether b starts on a multiple of n bytes.
+func aligned(b []byte, n uintptr) bool {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))%n == 0
+}
+
+// castBytes views b, a whole number of Ts (byte arrays or words on their
+// alignment), as a []T.
 func castBytes[T any](b []byte) []T {
 	var v T
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(v)))
