@@ -3,7 +3,6 @@ package arrowio
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -197,62 +196,16 @@ func (d *bytesDict) insertFixed(data []byte, width int, out []uint32) {
 
 // appendIndices appends a dictionary-encoded values section holding idx:
 // the bit width (the fewest bits that hold the largest index) in one byte,
-// then the indices in the RLE/bit-packing hybrid encoding.
-//
-// The whole page is at hand, so runs are chosen greedily in one pass: a
-// run of equal indices becomes an RLE run when that saves bytes after it
-// lends the values the bit-packed run before it needs to fill its last
-// group; everything else is bit-packed with kernels.Pack32. (The kernels
-// RLEEncoder plans runs for the smallest output, at several times the
-// cost per index.)
+// then the indices in the RLE/bit-packing hybrid encoding, written in one
+// greedy pass (kernels.AppendRLE: the whole page is at hand, and the
+// planned kernels.RLEEncoder costs several times as much per index).
 func appendIndices(dst []byte, idx []uint32) ([]byte, error) {
 	var hi uint32
 	for _, v := range idx {
 		hi = max(hi, v)
 	}
 	width := uint(bits.Len32(hi))
-	dst = append(dst, byte(width))
-	vb := int(width+7) / 8
-	lit := 0 // start of the values not yet written
-	var err error
-	for i := 0; i < len(idx); {
-		j := i + 1
-		for j < len(idx) && idx[j] == idx[i] {
-			j++
-		}
-		lend := (8 - (i-lit)%8) % 8
-		if m := j - i - lend; m >= 8 && m*int(width) > 8*(varintLen(uint64(m)<<1)+vb+1) {
-			if dst, err = appendPacked(dst, idx[lit:i+lend], width); err != nil {
-				return dst, err
-			}
-			dst = binary.AppendUvarint(dst, uint64(m)<<1)
-			for b := range vb {
-				dst = append(dst, byte(idx[i]>>(8*b)))
-			}
-			lit = j
-		}
-		i = j
-	}
-	return appendPacked(dst, idx[lit:], width)
-}
-
-// varintLen returns the bytes of the ULEB128 encoding of x.
-func varintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
-
-// appendPacked appends vals as one bit-packed run (nothing for no values),
-// zero-padding the last group.
-func appendPacked(dst []byte, vals []uint32, width uint) ([]byte, error) {
-	if len(vals) == 0 {
-		return dst, nil
-	}
-	groups := (len(vals) + 7) / 8
-	dst = binary.AppendUvarint(dst, uint64(groups)<<1|1)
-	n := len(dst)
-	size := groups * int(width)
-	dst = slices.Grow(dst, size)[:n+size]
-	k, err := kernels.Pack32(dst[n:], vals, width)
-	clear(dst[n+k:])
-	return dst, err
+	return kernels.AppendRLE(append(dst, byte(width)), idx, width)
 }
 
 // asBytes returns the memory of s as bytes (little-endian values on the

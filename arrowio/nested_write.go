@@ -187,7 +187,6 @@ func b2i(b bool) int {
 // sections to body (each after a 4-byte length on a version 1 page) and
 // returns the sizes of the two sections without prefixes.
 func (c *columnWriter) appendNestedLevels(body []byte) (out []byte, repBytes, defBytes int, err error) {
-	var e kernels.RLEEncoder
 	section := func(body []byte, lv []int16, max int16) ([]byte, int, error) {
 		if max == 0 {
 			return body, 0, nil
@@ -197,13 +196,10 @@ func (c *columnWriter) appendNestedLevels(body []byte) (out []byte, repBytes, de
 			body = append(body, 0, 0, 0, 0)
 		}
 		start := len(body)
-		if err := e.Reset(body, levelWidth(max)); err != nil {
-			return nil, 0, err
-		}
-		if err := e.PutLevels(lv); err != nil {
+		body, err := kernels.AppendRLE(body, lv, levelWidth(max))
+		if err != nil {
 			return nil, 0, fmt.Errorf("column %q: %w", c.path, err)
 		}
-		body = e.Flush()
 		size := len(body) - start
 		if c.set.pageVersion == PageV1 {
 			binary.LittleEndian.PutUint32(body[at:], uint32(size))
