@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -112,19 +111,8 @@ func TestDuckDBReadsWrittenFiles(t *testing.T) {
 	defer rec.Release()
 	dir := t.TempDir()
 
-	var ref bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &ref, parquet.NewWriterProperties(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
 	refPath := filepath.Join(dir, "arrow-go.parquet")
-	if err := os.WriteFile(refPath, ref.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(refPath, writePqarrow(t, rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
 

@@ -10,8 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/quiverio/quiver/footer"
 )
@@ -26,23 +24,6 @@ func readMeta(t *testing.T, buf []byte) *footer.FileMetaData {
 	return f.Meta
 }
 
-// pqWrite writes rec with pqarrow's defaults (statistics on, dictionary
-// on) as one row group.
-func pqWrite(t *testing.T, rec arrow.RecordBatch) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 // TestWriterStatisticsMatchArrowGo compares the column chunk statistics of
 // every flat type pqarrow writes statistics for with pqarrow's own.
@@ -71,7 +52,7 @@ func TestWriterStatisticsMatchArrowGo(t *testing.T) {
 	rec := record(fields, cols)
 	defer rec.Release()
 	ours := readMeta(t, writeFile(t, rec.Schema(), WriteOptions{StatisticsTruncate: -1}, rec))
-	theirs := readMeta(t, pqWrite(t, rec))
+	theirs := readMeta(t, writePqarrow(t, rec))
 	for i, f := range fields {
 		a, b := ours.RowGroups[0].Columns[i].MetaData, theirs.RowGroups[0].Columns[i].MetaData
 		if a.Type != b.Type {
