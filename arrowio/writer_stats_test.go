@@ -24,7 +24,6 @@ func readMeta(t *testing.T, buf []byte) *footer.FileMetaData {
 	return f.Meta
 }
 
-
 // TestWriterStatisticsMatchArrowGo compares the column chunk statistics of
 // every flat type pqarrow writes statistics for with pqarrow's own.
 func TestWriterStatisticsMatchArrowGo(t *testing.T) {
