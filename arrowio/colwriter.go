@@ -70,6 +70,9 @@ type columnWriter struct {
 	order statOrder
 	vals  valueWriter
 	comp  *compressor // the compressor of the goroutine encoding the chunk
+	// snappy is the chunk's snappy encoder choice, carried from page to
+	// page.
+	snappy snappyChoice
 
 	// The page being filled.
 	defs      defBitmap
@@ -293,7 +296,10 @@ func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, en
 	}
 	out, compressed := body, false
 	if c.set.codec != footer.CodecUncompressed {
+		c.snappy.encoding(enc)
+		c.comp.snappy = &c.snappy
 		packed, err := c.comp.compress(c.set.codec, c.set.level, append(c.packed[:0], body[:keep]...), body[keep:])
+		c.comp.snappy = nil
 		c.packed = packed
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.path, err)

@@ -3,9 +3,11 @@ package arrowio
 import (
 	"bytes"
 	stdgzip "compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -224,5 +226,47 @@ func BenchmarkBlockEncoder(b *testing.B) {
 			b.ReportMetric(float64(b.N*values)/b.Elapsed().Seconds(), "values/s")
 			b.ReportMetric(float64(len(src))/float64(len(out)), "ratio")
 		})
+	}
+}
+
+// TestSnappyChoice checks the per-column snappy encoder choice: pages of
+// int64 timestamps (which only the better encoder shrinks) switch the
+// column to it, random bytes keep it on the plain encoder, and every page
+// decodes back.
+func TestSnappyChoice(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	// Microsecond times up to 2 s apart: the plain encoder finds nothing.
+	stamps := make([]byte, 64<<10)
+	ts := uint64(1_704_067_200_000_000)
+	for i := 0; i < len(stamps); i += 8 {
+		ts += r.Uint64N(2_000_000)
+		binary.LittleEndian.PutUint64(stamps[i:], ts)
+	}
+	random := make([]byte, 64<<10)
+	for i := range random {
+		random[i] = byte(r.Uint32())
+	}
+	var d decompressor
+	for _, c := range []struct {
+		name   string
+		page   []byte
+		better bool
+	}{{"timestamps", stamps, true}, {"random", random, false}} {
+		var s snappyChoice
+		for page := range snappyRetry + 2 {
+			out := s.compress(nil, c.page)
+			got, err := d.decompress(footer.CodecSnappy, make([]byte, len(c.page)), out, len(c.page))
+			if err != nil || !bytes.Equal(got, c.page) {
+				t.Fatalf("%s page %d: %v", c.name, page, err)
+			}
+			if s.better != c.better {
+				t.Fatalf("%s page %d: better = %v, want %v", c.name, page, s.better, c.better)
+			}
+		}
+		// Page 0 tried both encoders, pages 1 to snappyRetry followed the
+		// choice, and the last page tried both again.
+		if s.settle != snappyRetry {
+			t.Errorf("%s: settle = %d after a retry, want %d", c.name, s.settle, snappyRetry)
+		}
 	}
 }
