@@ -49,7 +49,11 @@ type DecryptionConfig struct {
 // retriever's answer for the key metadata md, else an error wrapping
 // ErrMissingKey.
 func (c *DecryptionConfig) footerKey(md []byte) ([]byte, error) {
-	return c.lookup(c.FooterKey, md, "the footer")
+	var k []byte
+	if c != nil {
+		k = c.FooterKey
+	}
+	return c.lookup(k, md, "the footer")
 }
 
 // columnKey returns the key of the column at path (see footerKey).

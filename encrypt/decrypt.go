@@ -71,9 +71,7 @@ func OpenFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer, *FileDec
 			return nil, nil, fmt.Errorf("plaintext footer at offset %d: %w", t.MetaOffset, err)
 		}
 	}
-	if err := fd.resolveChunks(ft, cfg, fk, err); err != nil {
-		return nil, nil, err
-	}
+	fd.resolveChunks(ft, cfg, fk, err)
 	return ft, fd, nil
 }
 
@@ -114,9 +112,7 @@ func openEncryptedFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer,
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := fd.resolveChunks(ft, cfg, fk, nil); err != nil {
-		return nil, nil, err
-	}
+	fd.resolveChunks(ft, cfg, fk, nil)
 	return ft, fd, nil
 }
 
@@ -164,9 +160,10 @@ func (fd *FileDecryptor) verifySignature(fk *key, meta, sig []byte) error {
 }
 
 // resolveChunks finds every column chunk's key and decrypts the encrypted
-// ColumnMetaData of the chunks whose key is known. fk is the footer key,
+// ColumnMetaData of the chunks whose key is known; a chunk whose metadata
+// does not decrypt keeps that error in place of its key. fk is the footer key,
 // or nil with fkErr saying why it is missing.
-func (fd *FileDecryptor) resolveChunks(ft *footer.Footer, cfg *DecryptionConfig, fk *key, fkErr error) error {
+func (fd *FileDecryptor) resolveChunks(ft *footer.Footer, cfg *DecryptionConfig, fk *key, fkErr error) {
 	byKey := map[string]*key{}
 	fd.chunks = make([][]chunkKey, len(ft.Meta.RowGroups))
 	for i := range ft.Meta.RowGroups {
@@ -179,22 +176,33 @@ func (fd *FileDecryptor) resolveChunks(ft *footer.Footer, cfg *DecryptionConfig,
 			if ck.k == nil || cc.EncryptedColumnMetadata == nil {
 				continue
 			}
-			c, err := newChunkCipher(ck.k, fd.alg, fd.fileAAD, i, j)
+			md, err := fd.columnMetaData(ck.k, cc.EncryptedColumnMetadata, i, j)
 			if err != nil {
-				return err
-			}
-			plain, _, err := c.Open(cc.EncryptedColumnMetadata, ModuleColumnMetaData, 0)
-			if err != nil {
-				return fmt.Errorf("column %q: %w", ft.Schema.Leaves[j].DottedPath(), err)
-			}
-			md := new(footer.ColumnMetaData)
-			if _, err := footer.Unmarshal(plain, md); err != nil {
-				return fmt.Errorf("decrypted metadata of row group %d, column %q: %w", i, ft.Schema.Leaves[j].DottedPath(), err)
+				// The other columns stay readable; this one reports why not.
+				fd.chunks[i][j] = chunkKey{err: err}
+				continue
 			}
 			cc.MetaData = md
 		}
 	}
-	return nil
+}
+
+// columnMetaData decrypts and parses, in place, the encrypted
+// ColumnMetaData enc of chunk column of row group rowGroup.
+func (fd *FileDecryptor) columnMetaData(k *key, enc []byte, rowGroup, column int) (*footer.ColumnMetaData, error) {
+	c, err := newChunkCipher(k, fd.alg, fd.fileAAD, rowGroup, column)
+	if err != nil {
+		return nil, err
+	}
+	plain, _, err := c.Open(enc, ModuleColumnMetaData, 0)
+	if err != nil {
+		return nil, err
+	}
+	md := new(footer.ColumnMetaData)
+	if _, err := footer.Unmarshal(plain, md); err != nil {
+		return nil, fmt.Errorf("decrypted metadata of row group %d: %w", rowGroup, err)
+	}
+	return md, nil
 }
 
 // chunkKey returns the key of chunk cc of the column at path.
