@@ -6,6 +6,11 @@
 //	pq meta [--json] FILE   row groups, column chunks, sizes, codecs, encodings, statistics
 //	pq cat [flags] FILE     rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv
 //	pq head [flags] FILE    the first 10 rows (same flags as cat)
+//
+// Every command reads encrypted files given their keys: --footer-key KEY,
+// --column-key PATH:KEY (repeatable) and --aad-prefix PREFIX for files
+// that do not store theirs. A key is its text's bytes, or hex digits
+// after "hex:".
 package main
 
 import (
