@@ -21,22 +21,13 @@ import (
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
-// encryptedCorpus lists the corpus files encrypted with the README's keys
-// (the external-key-material file needs a KMS and is not among them), as
-// paths relative to the corpus root.
+// encryptedCorpus lists the corpus files the README's keys open, as paths
+// relative to the corpus root.
 func encryptedCorpus(tb testing.TB) (root string, rels []string) {
 	root = corpus.Dir(tb)
-	for _, pat := range []string{"data/*.parquet.encrypted", "data/aes256/*.parquet.encrypted"} {
-		m, err := filepath.Glob(filepath.Join(root, pat))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range m {
-			if !strings.Contains(f, "external_key_material") {
-				rel, _ := filepath.Rel(root, f)
-				rels = append(rels, rel)
-			}
-		}
+	rels, err := corpus.ListEncrypted(root)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	if len(rels) == 0 {
 		tb.Skip("no encrypted files in the corpus")
@@ -44,27 +35,10 @@ func encryptedCorpus(tb testing.TB) (root string, rels []string) {
 	return root, rels
 }
 
-// corpusKeys returns the README's keys for the files in data/ (or, with
-// aes256, data/aes256/) by key metadata.
-func corpusKeys(aes256 bool) encrypt.KeyMap {
-	if !aes256 {
-		return encrypt.KeyMap{"kf": []byte("0123456789012345"), "kc1": []byte("1234567890123450"), "kc2": []byte("1234567890123451")}
-	}
-	m := encrypt.KeyMap{"kf": []byte("01234567890123456789012345678901")}
-	for i := 1; i <= 8; i++ {
-		m[fmt.Sprintf("kc%d", i)] = fmt.Appendf(nil, "123456789012345678901234567890%d", 11+i)
-	}
-	return m
-}
-
 // corpusDecryption returns the README's decryption configuration of the
 // corpus file rel.
 func corpusDecryption(rel string) *encrypt.DecryptionConfig {
-	cfg := &encrypt.DecryptionConfig{KeyRetriever: corpusKeys(strings.Contains(rel, "aes256"))}
-	if strings.Contains(rel, "disable_aad_storage") {
-		cfg.AADPrefix = []byte("tester")
-	}
-	return cfg
+	return &encrypt.DecryptionConfig{KeyRetriever: encrypt.KeyMap(corpus.EncryptionKeys(rel)), AADPrefix: corpus.AADPrefix(rel)}
 }
 
 // pqarrowKeys adapts a KeyMap to arrow-go's key retriever.
@@ -134,16 +108,11 @@ func pqarrowDecryptedColumns(t *testing.T, path string, keys encrypt.KeyMap, pre
 // readEncrypted reads the whole file at path with quiver and cfg.
 func readEncrypted(t *testing.T, path string, cfg *encrypt.DecryptionConfig, mem memory.Allocator) arrow.Table {
 	t.Helper()
-	rd, err := OpenFile(path, ReadOptions{Decryption: cfg, Allocator: mem})
+	img, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("open: %v", err)
+		t.Fatal(err)
 	}
-	defer rd.Close()
-	tbl, err := rd.ReadTable(context.Background())
-	if err != nil {
-		t.Fatalf("read: %v", err)
-	}
-	return tbl
+	return readDecrypted(t, img, cfg, mem)
 }
 
 // TestEncryptedCorpusMatchesPqarrow reads every encrypted corpus file with
@@ -249,7 +218,7 @@ func TestEncryptedCorpusParquetJava(t *testing.T) {
 // kind, and the columns whose keys are known stay readable.
 func TestEncryptedCorpusKeyErrors(t *testing.T) {
 	root, _ := encryptedCorpus(t)
-	keys := corpusKeys(false)
+	keys := encrypt.KeyMap(corpus.EncryptionKeys("data"))
 	wrong := func(name string) encrypt.KeyMap {
 		m := encrypt.KeyMap{}
 		for k, v := range keys {

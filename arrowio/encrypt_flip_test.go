@@ -13,10 +13,10 @@ import (
 	"github.com/quiverio/quiver/encrypt"
 )
 
-// readAllBytes opens img with cfg and reads every column; it returns the
+// readAllBytes opens img with opts and reads every column; it returns the
 // table or the first error.
-func readAllBytes(img []byte, cfg *encrypt.DecryptionConfig) (arrow.Table, error) {
-	rd, err := Open(bytes.NewReader(img), int64(len(img)), ReadOptions{Decryption: cfg, Parallelism: 1})
+func readAllBytes(img []byte, opts ReadOptions) (arrow.Table, error) {
+	rd, err := Open(bytes.NewReader(img), int64(len(img)), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []
 // checks each result: an error, the original data, or, for bytes outside
 // the authenticated modules, anything but a panic.
 func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, stride int) (errs, same, open int) {
-	want, err := readAllBytes(bytes.Clone(img), cfg())
+	want, err := readAllBytes(bytes.Clone(img), ReadOptions{Decryption: cfg(), Parallelism: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, s
 	for at := 0; at < len(img); at += stride {
 		copy(buf, img)
 		buf[at] ^= 0x04
-		got, err := readAllBytes(buf, cfg())
+		got, err := readAllBytes(buf, ReadOptions{Decryption: cfg(), Parallelism: 1})
 		if err != nil {
 			errs++
 			continue

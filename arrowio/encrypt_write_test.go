@@ -121,15 +121,10 @@ func encModes(alg encrypt.Algorithm, keyLen int) []encMode {
 	return out
 }
 
-// readDecrypted reads buf with quiver and cfg into one array per column.
+// readDecrypted reads buf with quiver and cfg, in batches of 700 rows.
 func readDecrypted(t testing.TB, buf []byte, cfg *encrypt.DecryptionConfig, mem memory.Allocator) arrow.Table {
 	t.Helper()
-	rd, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Decryption: cfg, Allocator: mem, BatchSize: 700})
-	if err != nil {
-		t.Fatalf("quiver cannot open the file: %v", err)
-	}
-	defer rd.Close()
-	tbl, err := rd.ReadTable(context.Background())
+	tbl, err := readAllBytes(buf, ReadOptions{Decryption: cfg, Allocator: mem, BatchSize: 700})
 	if err != nil {
 		t.Fatalf("quiver cannot read the file: %v", err)
 	}

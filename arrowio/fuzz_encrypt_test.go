@@ -33,27 +33,20 @@ func FuzzReadEncrypted(f *testing.F) {
 	}
 	rec := encRecord(f, memory.DefaultAllocator, 40, 5)
 	defer rec.Release()
-	keys := corpusKeys(false)
+	keys := corpus.EncryptionKeys("data")
 	for _, alg := range []encrypt.Algorithm{encrypt.AesGcmV1, encrypt.AesGcmCtrV1} {
 		for _, plain := range []bool{false, true} {
 			cfg := &encrypt.EncryptionConfig{Algorithm: alg, FooterKey: keys["kf"], FooterKeyMetadata: []byte("kf"), PlaintextFooter: plain,
 				ColumnKeys: map[string]encrypt.ColumnKey{"b": {Key: keys["kc1"], KeyMetadata: []byte("kc1")}, "d.list.element": {}}}
-			var buf bytes.Buffer
-			w, err := NewWriter(&buf, encSchema, WriteOptions{Encryption: cfg, DataPageSize: 128})
-			if err != nil {
-				f.Fatal(err)
-			}
-			if err := w.Write(rec); err != nil {
-				f.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				f.Fatal(err)
-			}
-			f.Add(buf.Bytes(), false, false)
+			f.Add(writeFile(f, encSchema, WriteOptions{Encryption: cfg, DataPageSize: 128}, rec), false, false)
 		}
 	}
 	f.Fuzz(func(t *testing.T, file []byte, aes256, prefix bool) {
-		cfg := &encrypt.DecryptionConfig{KeyRetriever: corpusKeys(aes256)}
+		dir := "data"
+		if aes256 {
+			dir = "data/aes256"
+		}
+		cfg := &encrypt.DecryptionConfig{KeyRetriever: encrypt.KeyMap(corpus.EncryptionKeys(dir))}
 		if prefix {
 			cfg.AADPrefix = []byte("tester")
 		}

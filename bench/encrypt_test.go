@@ -106,25 +106,24 @@ func BenchmarkReadEncrypted(b *testing.B) {
 		b.Run(fmt.Sprintf("dataset=lineitem/enc=%s/impl=quiver", m.name), func(b *testing.B) {
 			opts := arrowio.ReadOptions{Parallelism: 1, Decryption: &encrypt.DecryptionConfig{FooterKey: benchKey}}
 			measure(b, set.arrowBytes, set.rows, "rows/s", func() error {
-				return readAll(file, opts)
+				tbl, err := readTable(file, opts)
+				if err == nil {
+					tbl.Release()
+				}
+				return err
 			})
 		})
 	}
 }
 
-// readAll reads every row of the in-memory file with opts.
-func readAll(file []byte, opts arrowio.ReadOptions) error {
+// readTable reads every row of the in-memory file with opts.
+func readTable(file []byte, opts arrowio.ReadOptions) (arrow.Table, error) {
 	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rd.Close()
-	tbl, err := rd.ReadTable(context.Background())
-	if err != nil {
-		return err
-	}
-	tbl.Release()
-	return nil
+	return rd.ReadTable(context.Background())
 }
 
 // TestReadEncrypted checks that the encrypted benchmark files read back
@@ -135,12 +134,7 @@ func TestReadEncrypted(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := func(file []byte) arrow.Table {
-		rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &encrypt.DecryptionConfig{FooterKey: benchKey}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rd.Close()
-		tbl, err := rd.ReadTable(context.Background())
+		tbl, err := readTable(file, arrowio.ReadOptions{Decryption: &encrypt.DecryptionConfig{FooterKey: benchKey}})
 		if err != nil {
 			t.Fatal(err)
 		}

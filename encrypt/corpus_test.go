@@ -5,56 +5,33 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
-// corpusKeys returns the keys parquet-testing's README gives for the
-// encrypted files in dir ("data" or "data/aes256"), by key metadata.
-func corpusKeys(aes256 bool) KeyMap {
-	if !aes256 {
-		return KeyMap{"kf": []byte("0123456789012345"), "kc1": []byte("1234567890123450"), "kc2": []byte("1234567890123451")}
-	}
-	m := KeyMap{"kf": []byte("01234567890123456789012345678901")}
-	for i := 1; i <= 8; i++ {
-		m["kc"+string(rune('0'+i))] = []byte("1234567890123456789012345678901" + string(rune('1'+i)))
-	}
-	return m
-}
-
-// corpusFiles lists the encrypted corpus files that use the README's keys
-// directly (not the external key material one).
+// corpusFiles lists the encrypted corpus files the README's keys open,
+// as full paths.
 func corpusFiles(tb testing.TB) []string {
 	root := corpus.Dir(tb)
-	var out []string
-	for _, pat := range []string{"data/*.parquet.encrypted", "data/aes256/*.parquet.encrypted"} {
-		m, err := filepath.Glob(filepath.Join(root, pat))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, f := range m {
-			if !strings.Contains(f, "external_key_material") {
-				out = append(out, f)
-			}
-		}
+	rels, err := corpus.ListEncrypted(root)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	if len(out) == 0 {
+	if len(rels) == 0 {
 		tb.Skip("no encrypted files in the corpus")
 	}
-	return out
+	for i, rel := range rels {
+		rels[i] = filepath.Join(root, rel)
+	}
+	return rels
 }
 
 // corpusConfig returns the decryption configuration the README gives for
 // the file at path.
 func corpusConfig(path string) *DecryptionConfig {
-	cfg := &DecryptionConfig{KeyRetriever: corpusKeys(strings.Contains(path, "aes256"))}
-	if strings.Contains(path, "disable_aad_storage") {
-		cfg.AADPrefix = []byte("tester")
-	}
-	return cfg
+	return &DecryptionConfig{KeyRetriever: KeyMap(corpus.EncryptionKeys(path)), AADPrefix: corpus.AADPrefix(path)}
 }
 
 func readTail(tb testing.TB, path string) *footer.Tail {
@@ -102,7 +79,7 @@ func TestOpenFooterCorpus(t *testing.T) {
 func TestOpenFooterCorpusWrongKeys(t *testing.T) {
 	for _, path := range corpusFiles(t) {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
-			wrong := corpusKeys(strings.Contains(path, "aes256"))
+			wrong := KeyMap(corpus.EncryptionKeys(path))
 			for name, k := range wrong {
 				k = bytes.Clone(k)
 				k[0] ^= 1

@@ -2,7 +2,10 @@ package encrypt
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+
+	"github.com/quiverio/quiver/internal/corpus"
 )
 
 // FuzzOpen feeds arbitrary bytes to the decryption of every module type
@@ -37,15 +40,18 @@ func FuzzOpen(f *testing.F) {
 func FuzzOpenFooter(f *testing.F) {
 	if files, err := corpusFilesNoSkip(); err == nil {
 		for _, p := range files {
-			t := readTailNoFail(p)
-			if t != nil {
-				f.Add(t.Meta, t.Magic == "PARE", bytes.Contains([]byte(p), []byte("aes256")))
+			if t := readTailNoFail(p); t != nil {
+				f.Add(t.Meta, t.Magic == "PARE", strings.Contains(p, "aes256"))
 			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, meta []byte, pare bool, aes256 bool) {
 		tail := footerTail(meta, pare)
-		cfg := &DecryptionConfig{KeyRetriever: corpusKeys(aes256), AADPrefix: []byte("tester")}
+		keys := corpus.EncryptionKeys("data")
+		if aes256 {
+			keys = corpus.EncryptionKeys("data/aes256")
+		}
+		cfg := &DecryptionConfig{KeyRetriever: KeyMap(keys), AADPrefix: []byte("tester")}
 		ft, fd, err := OpenFooter(tail, cfg)
 		if err != nil || fd == nil {
 			return

@@ -4,28 +4,23 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
-// corpusFilesNoSkip lists the encrypted corpus files for fuzz seeds.
+// corpusFilesNoSkip lists the encrypted corpus files for fuzz seeds, as
+// full paths.
 func corpusFilesNoSkip() ([]string, error) {
 	root, err := corpus.Lookup()
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, pat := range []string{"data/*.parquet.encrypted", "data/aes256/*.parquet.encrypted"} {
-		m, _ := filepath.Glob(filepath.Join(root, pat))
-		for _, f := range m {
-			if !strings.Contains(f, "external_key_material") {
-				out = append(out, f)
-			}
-		}
+	rels, err := corpus.ListEncrypted(root)
+	for i, rel := range rels {
+		rels[i] = filepath.Join(root, rel)
 	}
-	return out, nil
+	return rels, err
 }
 
 // readTailNoFail returns the tail of the file at path, nil when it cannot
