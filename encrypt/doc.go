@@ -11,6 +11,11 @@
 // [EncryptionConfig] and get a [FileEncryptor] from [NewFileEncryptor].
 // Both hand out one [ChunkCipher] per encrypted column chunk, which
 // encrypts or decrypts that chunk's modules with the right key and AAD.
+// Column and offset indexes and bloom filters are modules of their chunk
+// like its pages: [ChunkCipher.Seal] and [ChunkCipher.Open] with
+// [ModuleColumnIndex], [ModuleOffsetIndex], [ModuleBloomFilterHeader] and
+// then [ModuleBloomFilterBitset] (the bitset is a module of its own right
+// after the header's).
 //
 // Failed authentication (a wrong key, a wrong or missing AAD prefix, a
 // changed byte) is an error wrapping [ErrAuthentication]; a key that is not
