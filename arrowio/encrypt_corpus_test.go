@@ -307,3 +307,35 @@ func TestEncryptedCorpusPartialKeys(t *testing.T) {
 		full.Release()
 	}
 }
+
+// TestEncryptedCorpusExternalKeyMaterial reads the parquet-java file whose
+// keys are wrapped by master keys in a sidecar key material file
+// (encrypt.KeyMaterial): 100 rows of integers i and strings
+// "a0", "b1", ... ('a'+i%10 followed by i).
+func TestEncryptedCorpusExternalKeyMaterial(t *testing.T) {
+	dir := filepath.Join(corpus.Dir(t), "data")
+	side, err := os.ReadFile(filepath.Join(dir, "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json"))
+	if err != nil {
+		t.Skip(err)
+	}
+	ext, err := encrypt.ParseKeyMaterialFile(side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	km := &encrypt.KeyMaterial{MasterKeys: corpus.EncryptionKeys("data"), External: ext}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	got := readEncrypted(t, filepath.Join(dir, "external_key_material_java.parquet.encrypted"), &encrypt.DecryptionConfig{KeyRetriever: km}, mem)
+	defer got.Release()
+	if got.NumRows() != 100 || got.NumCols() != 2 {
+		t.Fatalf("%d rows of %d columns, want 100 of 2", got.NumRows(), got.NumCols())
+	}
+	ints, strs := columnOf(t, mem, got, 0).(*array.Int32), columnOf(t, mem, got, 1).(*array.String)
+	defer ints.Release()
+	defer strs.Release()
+	for i := range 100 {
+		if ints.Value(i) != int32(i) || strs.Value(i) != fmt.Sprintf("%c%d", 'a'+i%10, i) {
+			t.Fatalf("row %d: %d %q", i, ints.Value(i), strs.Value(i))
+		}
+	}
+}

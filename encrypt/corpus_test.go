@@ -94,3 +94,36 @@ func TestOpenFooterCorpusWrongKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestKeyMaterialCorpus(t *testing.T) {
+	dir := filepath.Join(corpus.Dir(t), "data")
+	side, err := os.ReadFile(filepath.Join(dir, "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json"))
+	if err != nil {
+		t.Skip(err)
+	}
+	ext, err := ParseKeyMaterialFile(side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	km := &KeyMaterial{MasterKeys: corpus.EncryptionKeys("data"), External: ext}
+	ft, fd, err := OpenFooter(readTail(t, filepath.Join(dir, "external_key_material_java.parquet.encrypted")), &DecryptionConfig{KeyRetriever: km})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range ft.Meta.RowGroups[0].Columns {
+		if _, err := fd.Chunk(0, j); err != nil {
+			t.Errorf("column %d: %v", j, err)
+		}
+	}
+	wrong := &KeyMaterial{MasterKeys: map[string][]byte{"kf": []byte("0123456789012346")}, External: ext}
+	if _, _, err := OpenFooter(readTail(t, filepath.Join(dir, "external_key_material_java.parquet.encrypted")), &DecryptionConfig{KeyRetriever: wrong}); !errors.Is(err, ErrAuthentication) {
+		t.Errorf("wrong master key: err = %v, want ErrAuthentication", err)
+	}
+	for _, md := range []string{`{`, `{"keyMaterialType":"PKMT1","internalStorage":false,"keyReference":"nope"}`,
+		`{"keyMaterialType":"PKMT2"}`, `{"keyMaterialType":"PKMT1","masterKeyID":"kx"}`,
+		`{"keyMaterialType":"PKMT1","masterKeyID":"kf","wrappedDEK":"!!"}`, `{"keyMaterialType":"PKMT1","masterKeyID":"kf","wrappedDEK":"AAAA"}`} {
+		if _, err := km.RetrieveKey([]byte(md)); err == nil {
+			t.Errorf("%s: no error", md)
+		}
+	}
+}
