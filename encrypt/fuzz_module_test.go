@@ -63,3 +63,15 @@ func FuzzOpenFooter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzKeyMaterial feeds arbitrary key metadata (and a sidecar entry) to
+// KeyMaterial.RetrieveKey: it must return a key or an error, never panic.
+func FuzzKeyMaterial(f *testing.F) {
+	f.Add([]byte(`{"keyMaterialType":"PKMT1","internalStorage":false,"keyReference":"k"}`),
+		`{"masterKeyID":"kf","wrappedDEK":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","doubleWrapping":true,"keyEncryptionKeyID":"AA==","keyMaterialType":"PKMT1","wrappedKEK":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`)
+	f.Add([]byte(`{"keyMaterialType":"PKMT1","masterKeyID":"kc1","wrappedDEK":"AAAA"}`), "")
+	f.Fuzz(func(t *testing.T, md []byte, external string) {
+		km := &KeyMaterial{MasterKeys: corpus.EncryptionKeys("data"), External: map[string]string{"k": external}}
+		km.RetrieveKey(md)
+	})
+}
