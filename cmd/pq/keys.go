@@ -77,8 +77,10 @@ func parseKey(s string) ([]byte, error) {
 // columnKeyFlag collects the --column-key flags.
 type columnKeyFlag []string
 
+// String returns the flags given, joined with commas (flag.Value).
 func (c *columnKeyFlag) String() string { return strings.Join(*c, ",") }
 
+// Set adds one PATH:KEY flag (flag.Value).
 func (c *columnKeyFlag) Set(v string) error {
 	if path, key, ok := strings.Cut(v, ":"); !ok || path == "" || key == "" {
 		return fmt.Errorf("want PATH:KEY, got %q", v)
