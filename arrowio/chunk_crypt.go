@@ -87,8 +87,9 @@ func (r *Reader) chunkCiphers(rg int, leaves []*footer.Node, rows int64) ([]*pag
 			continue
 		}
 		if md := r.ft.Meta.RowGroups[rg].Columns[leaf.Column].MetaData; md != nil {
-			_, dict := md.DictionaryPageOffset.Get()
-			out[k] = &pageCrypt{c: c, dictFirst: dict}
+			// As in chunkRange, offsets before the leading magic mean "none".
+			d, ok := md.DictionaryPageOffset.Get()
+			out[k] = &pageCrypt{c: c, dictFirst: ok && d >= 4}
 		}
 	}
 	return out, nil
