@@ -189,6 +189,21 @@ func TestEncryptedCorpusParquetJava(t *testing.T) {
 			}
 		})
 	}
+	// The same file with every key given by column path (kc1..kc8 in the
+	// README's column order) instead of the KeyRetriever.
+	const byPath = "data/aes256/encrypt_columns_and_footer.parquet.encrypted"
+	keys := corpus.EncryptionKeys(byPath)
+	cfg := &encrypt.DecryptionConfig{FooterKey: keys["kf"], ColumnKeys: map[string][]byte{}}
+	for i, path := range []string{"double_field", "float_field", "boolean_field", "int32_field", "ba_field", "flba_field", "int64_field.list.element", "int96_field"} {
+		cfg.ColumnKeys[path] = keys[fmt.Sprintf("kc%d", i+1)]
+	}
+	explicit := readEncrypted(t, filepath.Join(root, byPath), cfg, memory.DefaultAllocator)
+	defer explicit.Release()
+	for i := 0; i < int(explicit.NumCols()); i++ {
+		if g, w := fmt.Sprint(explicit.Column(i).Data().Chunks()), fmt.Sprint(want.Column(i).Data().Chunks()); g != w {
+			t.Errorf("%s with keys by path: column %s differs from the C++ file's", byPath, explicit.Schema().Field(i).Name)
+		}
+	}
 	const bloom = "data/encrypt_columns_and_footer_bloom_filter.parquet.encrypted"
 	got := readEncrypted(t, filepath.Join(root, bloom), corpusDecryption(bloom), memory.DefaultAllocator)
 	defer got.Release()
