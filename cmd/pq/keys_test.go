@@ -35,6 +35,16 @@ func TestEncryptedFiles(t *testing.T) {
 	}
 }
 
+func TestKeyMaterialFlags(t *testing.T) {
+	data := filepath.Join(corpus.Dir(t), "data")
+	out := runPQ(t, "head", "--limit", "2", "--master-key", "kf:0123456789012345", "--master-key", "kc1:1234567890123450",
+		"--master-key", "kc2:1234567890123451", "--key-material", filepath.Join(data, "_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json"),
+		filepath.Join(data, "external_key_material_java.parquet.encrypted"))
+	if want := "{\"integers\":0,\"strings\":\"a0\"}\n{\"integers\":1,\"strings\":\"b1\"}\n"; string(out) != want {
+		t.Errorf("head: %q, want %q", out, want)
+	}
+}
+
 func TestKeyFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"head", "--footer-key", "short", fixture},
@@ -42,6 +52,7 @@ func TestKeyFlagErrors(t *testing.T) {
 		{"head", "--column-key", "nokey", fixture},
 		{"head", "--column-key", "a:", fixture},
 		{"schema", "--column-key", "a:0123", fixture},
+		{"meta", "--master-key", "kf:0123", fixture},
 	} {
 		var out bytes.Buffer
 		err := run(args, &out)

@@ -9,8 +9,10 @@
 //
 // Every command reads encrypted files given their keys: --footer-key KEY,
 // --column-key PATH:KEY (repeatable) and --aad-prefix PREFIX for files
-// that do not store theirs. A key is its text's bytes, or hex digits
-// after "hex:".
+// that do not store theirs; files with parquet-java key material take
+// --master-key ID:KEY (repeatable) and, when the material is external,
+// --key-material FILE. A key is its text's bytes, or hex digits after
+// "hex:".
 package main
 
 import (
