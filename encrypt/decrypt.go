@@ -17,6 +17,9 @@ type FileDecryptor struct {
 	// chunks[rowGroup][column] is the chunk's key, nil for plaintext
 	// chunks, or the error that stands in for a key that is missing.
 	chunks [][]chunkKey
+	// aadErr, when set, says the file AAD is unknown (an AAD prefix the
+	// file does not store was not supplied): no module can be opened.
+	aadErr error
 }
 
 // chunkKey is one column chunk's key or why it has none.
@@ -57,6 +60,12 @@ func OpenFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer, *FileDec
 	if err != nil {
 		return nil, nil, fmt.Errorf("plaintext footer at offset %d: %w", t.MetaOffset, err)
 	}
+	if fd.aadErr != nil {
+		// Without the file AAD neither the signature nor any module can
+		// be checked; the plaintext columns stay readable.
+		fd.resolveChunks(ft, cfg, nil, fd.aadErr)
+		return ft, fd, nil
+	}
 	if len(t.Meta)-n != SignatureSize {
 		return nil, nil, fmt.Errorf("%w: plaintext footer at offset %d: %d bytes follow the FileMetaData, the signature has %d",
 			ErrCorrupt, t.MetaOffset, len(t.Meta)-n, SignatureSize)
@@ -88,6 +97,9 @@ func openEncryptedFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer,
 		return nil, nil, fmt.Errorf("file crypto metadata at offset %d: %w", t.MetaOffset, err)
 	}
 	fd, err := newFileDecryptor(&fcm.EncryptionAlgorithm, cfg)
+	if err == nil {
+		err = fd.aadErr
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("encrypted footer at offset %d: %w", t.MetaOffset, err)
 	}
@@ -117,7 +129,8 @@ func openEncryptedFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer,
 }
 
 // newFileDecryptor reads the algorithm's parameters and settles the file
-// AAD.
+// AAD; an AAD prefix that is required but not supplied leaves the file AAD
+// unknown and sets aadErr.
 func newFileDecryptor(ea *footer.EncryptionAlgorithm, cfg *DecryptionConfig) (*FileDecryptor, error) {
 	var fd FileDecryptor
 	var stored, unique []byte
@@ -141,7 +154,8 @@ func newFileDecryptor(ea *footer.EncryptionAlgorithm, cfg *DecryptionConfig) (*F
 	case stored == nil && given != nil:
 		prefix = given
 	case stored == nil && supply:
-		return nil, missing("the file's AAD prefix is not stored in it and DecryptionConfig.AADPrefix does not supply it")
+		fd.aadErr = missing("the file's AAD prefix is not stored in it and DecryptionConfig.AADPrefix does not supply it")
+		return &fd, nil
 	}
 	fd.fileAAD = append(append(make([]byte, 0, len(prefix)+len(unique)), prefix...), unique...)
 	return &fd, nil
@@ -211,6 +225,8 @@ func (fd *FileDecryptor) chunkKey(cc *footer.ColumnChunk, path string, cfg *Decr
 	switch {
 	case cm == nil:
 		return chunkKey{}
+	case fd.aadErr != nil:
+		return chunkKey{err: fd.aadErr}
 	case cm.EncryptionWithFooterKey != nil:
 		if fk == nil {
 			return chunkKey{err: fmt.Errorf("column %q is encrypted with the footer key: %w", path, fkErr)}

@@ -84,7 +84,21 @@ func TestFileEncryptorFooters(t *testing.T) {
 			"wrong key":  {FooterKey: bytes.Repeat([]byte{3}, 32), AADPrefix: []byte("p")},
 			"bad prefix": {FooterKey: key, AADPrefix: []byte("q")},
 		} {
-			if _, _, err := OpenFooter(tail(), cfg); !errors.Is(err, ErrAuthentication) {
+			_, fd, err := OpenFooter(tail(), cfg)
+			if plain && name == "no prefix" {
+				// The plaintext footer opens; only the encrypted column
+				// cannot be read.
+				if err != nil {
+					t.Fatalf("plaintext footer without the AAD prefix: %v", err)
+				}
+				if _, err = fd.Chunk(0, 0); !errors.Is(err, ErrMissingKey) {
+					t.Errorf("encrypted column without the AAD prefix: err = %v, want ErrMissingKey", err)
+				}
+				if c, err := fd.Chunk(0, 1); c != nil || err != nil {
+					t.Errorf("plaintext column without the AAD prefix: %v, %v", c, err)
+				}
+			}
+			if !errors.Is(err, ErrAuthentication) {
 				t.Errorf("plaintext footer %v, %s: err = %v, want ErrAuthentication", plain, name, err)
 			}
 		}
