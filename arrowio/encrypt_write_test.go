@@ -329,20 +329,9 @@ func TestArrowGoEncryptedFilesRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			opts := append([]parquet.EncryptOption{parquet.WithFooterKeyID("kf")}, c.opts()...)
-			props := parquet.NewWriterProperties(parquet.WithEncryptionProperties(parquet.NewFileEncryptionProperties(kf, opts...)),
+			file := writePqarrow(t, rec, parquet.WithEncryptionProperties(parquet.NewFileEncryptionProperties(kf, opts...)),
 				parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDataPageSize(4096), parquet.WithMaxRowGroupLength(900))
-			var buf bytes.Buffer
-			w, err := pqarrow.NewFileWriter(encSchema, &buf, props, pqarrow.DefaultWriterProps())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			got := readDecrypted(t, buf.Bytes(), &encrypt.DecryptionConfig{KeyRetriever: keys, AADPrefix: c.prefix}, mem)
+			got := readDecrypted(t, file, &encrypt.DecryptionConfig{KeyRetriever: keys, AADPrefix: c.prefix}, mem)
 			assertTableHolds(t, rec, got, mem)
 			got.Release()
 		})
