@@ -46,6 +46,7 @@ type pageIterator struct {
 	pos       int
 	ordinal   int // index of the next page within the chunk
 	verifyCRC bool
+	crypt     *pageCrypt // the chunk's decryption, nil for plaintext chunks
 }
 
 // next parses the next page header and slices its payload. It returns
@@ -55,6 +56,9 @@ type pageIterator struct {
 func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 	if it.pos >= len(it.data) {
 		return p, false, nil
+	}
+	if it.crypt != nil {
+		return it.nextEncrypted()
 	}
 	p.offset = it.base + int64(it.pos)
 	n, err := footer.Unmarshal(it.data[it.pos:], &p.header)
@@ -74,13 +78,24 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 	p.payload = it.data[start : start+int(h.CompressedPageSize)]
 	it.pos = start + int(h.CompressedPageSize)
 	it.ordinal++
-	if it.verifyCRC {
-		if want, ok := h.CRC.Get(); ok {
-			if got := crc32.ChecksumIEEE(p.payload); got != uint32(want) {
-				return p, false, fmt.Errorf("%w: page at offset %d: CRC-32 is %08x, page header says %08x",
-					ErrCorrupt, p.offset, got, uint32(want))
-			}
-		}
+	if err := it.checkCRC(h, p.payload, p.offset); err != nil {
+		return p, false, err
 	}
 	return p, true, nil
+}
+
+// checkCRC verifies, when verification is on and header h has a CRC, the
+// CRC-32 of stored, the page's bytes as written (after compression and
+// encryption) at file offset off.
+func (it *pageIterator) checkCRC(h *footer.PageHeader, stored []byte, off int64) error {
+	if !it.verifyCRC {
+		return nil
+	}
+	if want, ok := h.CRC.Get(); ok {
+		if got := crc32.ChecksumIEEE(stored); got != uint32(want) {
+			return fmt.Errorf("%w: page at offset %d: CRC-32 is %08x, page header says %08x",
+				ErrCorrupt, off, got, uint32(want))
+		}
+	}
+	return nil
 }

@@ -102,6 +102,10 @@ type columnWriter struct {
 	dph          footer.DataPageHeader
 	dph2         footer.DataPageHeaderV2
 	dictHdr      footer.DictionaryPageHeader
+
+	// crypt encrypts the chunk's pages and headers (colwriter_crypt.go),
+	// nil for plaintext chunks.
+	crypt *pageSealer
 }
 
 // newColumnWriter returns the writer of leaf n, whose values come from
@@ -313,6 +317,9 @@ func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, en
 	}
 	if len(out) > math.MaxInt32 {
 		return fmt.Errorf("%w: column %q: a compressed page of %d bytes is larger than a page header can declare", ErrUnsupported, c.path, len(out))
+	}
+	if c.crypt != nil {
+		return c.writeEncryptedPage(dst, body, out, enc)
 	}
 	c.hdr.UncompressedPageSize = int32(len(body))
 	c.hdr.CompressedPageSize = int32(len(out))

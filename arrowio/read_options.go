@@ -4,6 +4,8 @@ import (
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/encrypt"
 )
 
 // DefaultBatchSize is the number of rows per record batch when
@@ -41,6 +43,12 @@ type ReadOptions struct {
 	// values. Columns an ARROW:schema entry declares as dictionaries read
 	// that way without being listed.
 	Dictionary []string
+	// Decryption gives the keys (and AAD prefix) of an encrypted file. A
+	// file with a plaintext footer reads without it as long as only its
+	// plaintext columns are selected; reading a column whose key is
+	// missing is an error wrapping encrypt.ErrMissingKey. Pages that do
+	// not authenticate are errors wrapping encrypt.ErrAuthentication.
+	Decryption *encrypt.DecryptionConfig
 }
 
 func (o *ReadOptions) allocator() memory.Allocator {

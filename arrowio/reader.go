@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -21,6 +22,7 @@ type Reader struct {
 	r      io.ReaderAt
 	closer io.Closer // the file OpenFile opened, nil for Open
 	ft     *footer.Footer
+	crypt  *encrypt.FileDecryptor // nil for files that are not encrypted
 	opts   ReadOptions
 	schema *arrow.Schema
 	cols   []column
@@ -68,13 +70,20 @@ func OpenFile(path string, opts ReadOptions) (*Reader, error) {
 // Close.
 //
 // A malformed footer is an error wrapping footer.ErrCorrupt; an unknown
-// column path or row group index is an error naming it.
+// column path or row group index is an error naming it. An encrypted file
+// is decrypted with opts.Decryption (see [ReadOptions]); an encrypted
+// footer without it is an error wrapping footer.ErrEncryptedFooter, and a
+// footer that does not authenticate wraps encrypt.ErrAuthentication.
 func Open(r io.ReaderAt, size int64, opts ReadOptions) (*Reader, error) {
-	ft, err := footer.ReadFooter(r, size)
+	tail, err := footer.ReadTail(r, size)
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{r: r, ft: ft, opts: opts, padChunks: understatesChunkSize(ft.Meta.CreatedBy.Or(""))}
+	ft, crypt, err := encrypt.OpenFooter(tail, opts.Decryption)
+	if err != nil {
+		return nil, err
+	}
+	rd := &Reader{r: r, ft: ft, crypt: crypt, opts: opts, padChunks: understatesChunkSize(ft.Meta.CreatedBy.Or(""))}
 	if rd.schema, rd.cols, err = project(ft, &opts); err != nil {
 		return nil, err
 	}

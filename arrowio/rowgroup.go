@@ -57,6 +57,10 @@ func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
 	for _, col := range r.cols {
 		leaves = append(leaves, col.leafNodes()...)
 	}
+	crypts, err := r.chunkCiphers(i, leaves, rg.NumRows)
+	if err != nil {
+		return nil, err
+	}
 	chunks := make([]byteRange, len(leaves))
 	for c, leaf := range leaves {
 		if rg.NumRows == 0 {
@@ -82,6 +86,7 @@ func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
 	k := 0 // the first leaf of column c
 	for c, col := range r.cols {
 		in := make([]columnChunk, 0, 1)
+		first := k
 		for _, leaf := range leaves[k : k+len(col.leafNodes())] {
 			md := rg.Columns[leaf.Column].MetaData
 			if md == nil {
@@ -100,6 +105,7 @@ func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
 			g.release()
 			return nil, err
 		}
+		setPageCrypt(l, crypts[first:k])
 		g.leaves[c] = l
 	}
 	return g, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/levels"
 )
@@ -55,7 +56,8 @@ type Writer struct {
 	offset    int64
 	numRows   int64
 	rowGroups []footer.RowGroup
-	err       error // the first error of the io.Writer: later calls return it
+	enc       *encrypt.FileEncryptor // nil when the file is not encrypted
+	err       error                  // the first error of the io.Writer: later calls return it
 	closed    bool
 }
 
@@ -69,7 +71,8 @@ type Writer struct {
 // options (a codec Quiver cannot write, a level outside the codec's range,
 // an encoding that does not suit a column, a Columns key naming no leaf, a
 // KeyValueMetadata entry for ARROW:schema) are errors wrapping
-// [ErrUnsupported]; an error from w is returned as it is.
+// [ErrUnsupported]; an unusable Encryption configuration is an error
+// wrapping encrypt.ErrConfig; an error from w is returned as it is.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, error) {
 	ws, err := newWriteSchema(schema)
 	if err != nil {
@@ -90,6 +93,11 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, e
 		}
 	}
 	wr := &Writer{w: w, schema: schema, opts: opts, ws: ws, tree: tree}
+	if opts.Encryption != nil {
+		if wr.enc, err = encrypt.NewFileEncryptor(opts.Encryption, tree); err != nil {
+			return nil, fmt.Errorf("arrowio: encryption: %w", err)
+		}
+	}
 	if len(tree.Root.Children) != schema.NumFields() {
 		return nil, fmt.Errorf("%w: %d fields map to %d Parquet fields", ErrUnsupported, schema.NumFields(), len(tree.Root.Children))
 	}
@@ -126,7 +134,7 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, e
 		}
 	}
 	wr.comps = make([]compressor, opts.parallelism(len(wr.cols)))
-	if err := wr.write([]byte(magic)); err != nil {
+	if err := wr.write([]byte(wr.magic())); err != nil {
 		return nil, err
 	}
 	return wr, nil
@@ -241,6 +249,9 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 	encode := func(i int, comp *compressor) {
 		c := w.cols[i]
 		c.comp = comp
+		if errs[i] = w.startEncryption(c, i); errs[i] != nil {
+			return
+		}
 		c.startChunk()
 		if leafCol[i] != nil {
 			errs[i] = c.writeNested(*leafCol[i])
@@ -284,6 +295,11 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 		md := mds[i]
 		place(md, base)
 		rg.Columns = append(rg.Columns, footer.ColumnChunk{FileOffset: base, MetaData: md})
+		if w.enc != nil {
+			if err := w.enc.FinishChunk(&rg.Columns[i], len(w.rowGroups), i); err != nil {
+				return err
+			}
+		}
 		rg.TotalByteSize += md.TotalUncompressedSize
 		compressed += md.TotalCompressedSize
 	}
@@ -320,10 +336,10 @@ func (w *Writer) Close() error {
 	for i := range meta.ColumnOrders {
 		meta.ColumnOrders[i] = footer.ColumnOrder{Kind: footer.ColumnOrderTypeDefined}
 	}
-	buf := footer.Marshal(nil, &meta)
+	buf := w.appendFooter(nil, &meta)
 	n := len(buf)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
-	buf = append(buf, magic...)
+	buf = append(buf, w.magic()...)
 	w.rowGroups = nil
 	return w.write(buf)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -90,6 +91,11 @@ type WriteOptions struct {
 	// the leaf's dotted Parquet path ("a" for a top-level column, "a.b" for
 	// field b of struct a). A key that names no leaf is an error.
 	Columns map[string]ColumnOptions
+	// Encryption, when set, encrypts the file with Parquet modular
+	// encryption: pages, page headers and column metadata of the columns
+	// it selects, and the footer (or, with PlaintextFooter, signs it).
+	// Page CRCs are then computed on the encrypted pages.
+	Encryption *encrypt.EncryptionConfig
 }
 
 // ColumnOptions overrides the [WriteOptions] of one leaf column; unset

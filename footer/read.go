@@ -34,6 +34,20 @@ type Footer struct {
 	MetaLength int64
 }
 
+// Tail is the raw end of a Parquet file: its closing magic and the bytes
+// of its metadata, not yet parsed. For a "PAR1" file Meta is the
+// FileMetaData (followed by a 28-byte signature when the file is encrypted
+// with a plaintext footer); for a "PARE" file it is the FileCryptoMetaData
+// followed by the encrypted FileMetaData module.
+type Tail struct {
+	Magic string
+	Meta  []byte
+	// Size is the file size the tail was read against.
+	Size int64
+	// MetaOffset is the file offset of Meta[0].
+	MetaOffset int64
+}
+
 // ReadFooter reads and parses the footer of the size-byte Parquet file r.
 //
 // It issues one read of the last [TailReadSize] bytes (the whole file when
@@ -44,6 +58,25 @@ type Footer struct {
 // footer is encrypted returns an error wrapping [ErrEncryptedFooter]; read
 // failures are returned wrapped as they come from r.
 func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
+	t, err := ReadTail(r, size)
+	if err != nil {
+		return nil, err
+	}
+	if t.Magic == MagicEncrypted {
+		return nil, fmt.Errorf("%w: file ends with %q; reading it needs decryption keys", ErrEncryptedFooter, t.Magic)
+	}
+	fm := new(FileMetaData)
+	if _, err := Unmarshal(t.Meta, fm); err != nil {
+		return nil, fmt.Errorf("file metadata at offset %d: %w", t.MetaOffset, err)
+	}
+	return NewFooter(fm, t)
+}
+
+// ReadTail reads the end of the size-byte Parquet file r (see ReadFooter
+// for the reads it issues) and checks its framing: the magic at both ends
+// ("PAR1" or "PARE") and a metadata length that fits the file. Errors wrap
+// [ErrCorrupt].
+func ReadTail(r io.ReaderAt, size int64) (*Tail, error) {
 	const trailer = 8 // 4-byte metadata length + 4-byte magic
 	if size < int64(len(MagicPlain))+trailer {
 		return nil, fmt.Errorf("%w: file of %d bytes is too small for a Parquet file (at least 12)", ErrCorrupt, size)
@@ -57,15 +90,11 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 		return nil, fmt.Errorf("footer: reading last %d bytes at offset %d: %w", tail, size-tail, err)
 	}
 	magic := string(buf[tail-4:])
-	switch magic {
-	case MagicPlain:
-	case MagicEncrypted:
-		return nil, fmt.Errorf("%w: file ends with %q; decryption is not supported yet", ErrEncryptedFooter, magic)
-	default:
+	if magic != MagicPlain && magic != MagicEncrypted {
 		return nil, fmt.Errorf("%w: file ends with %q at offset %d, not the Parquet magic %q", ErrCorrupt, magic, size-4, MagicPlain)
 	}
-	if tail == size && string(buf[:4]) != MagicPlain {
-		return nil, fmt.Errorf("%w: file starts with %q, not the Parquet magic %q", ErrCorrupt, buf[:4], MagicPlain)
+	if tail == size && string(buf[:4]) != magic {
+		return nil, fmt.Errorf("%w: file starts with %q, not the magic %q it ends with", ErrCorrupt, buf[:4], magic)
 	}
 	metaLen := int64(binary.LittleEndian.Uint32(buf[tail-trailer:]))
 	metaOff := size - trailer - metaLen
@@ -81,23 +110,26 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 			return nil, fmt.Errorf("footer: reading %d bytes of metadata at offset %d: %w", metaLen, metaOff, err)
 		}
 	}
-	fm := new(FileMetaData)
-	if _, err := Unmarshal(meta, fm); err != nil {
-		return nil, fmt.Errorf("file metadata at offset %d: %w", metaOff, err)
-	}
+	return &Tail{Magic: magic, Meta: meta, Size: size, MetaOffset: metaOff}, nil
+}
+
+// NewFooter checks the FileMetaData fm parsed from t (row counts, the
+// schema, a column chunk per leaf in every row group) and builds its
+// schema tree. Errors wrap [ErrCorrupt].
+func NewFooter(fm *FileMetaData, t *Tail) (*Footer, error) {
 	if err := checkCounts(fm); err != nil {
-		return nil, fmt.Errorf("file metadata at offset %d: %w", metaOff, err)
+		return nil, fmt.Errorf("file metadata at offset %d: %w", t.MetaOffset, err)
 	}
 	s, err := NewSchema(fm.Schema, fm.ColumnOrders)
 	if err != nil {
-		return nil, fmt.Errorf("file metadata at offset %d: %w", metaOff, err)
+		return nil, fmt.Errorf("file metadata at offset %d: %w", t.MetaOffset, err)
 	}
 	for i := range fm.RowGroups {
 		if n := len(fm.RowGroups[i].Columns); n != len(s.Leaves) {
 			return nil, fmt.Errorf("%w: row group %d has %d column chunks for %d leaf columns", ErrCorrupt, i, n, len(s.Leaves))
 		}
 	}
-	return &Footer{Meta: fm, Schema: s, Size: size, MetaOffset: metaOff, MetaLength: metaLen}, nil
+	return &Footer{Meta: fm, Schema: s, Size: t.Size, MetaOffset: t.MetaOffset, MetaLength: int64(len(t.Meta))}, nil
 }
 
 // checkCounts rejects row counts no file can hold.

@@ -99,7 +99,8 @@ func TestReadFooterErrors(t *testing.T) {
 		{"eleven bytes", []byte("PAR1\x00\x00\x00PAR1")[:11], ErrCorrupt, "too small"},
 		{"bad tail magic", mutate(func(b []byte) []byte { copy(b[len(b)-4:], "PAR2"); return b }), ErrCorrupt, "not the Parquet magic"},
 		{"bad head magic", mutate(func(b []byte) []byte { copy(b, "PAR0"); return b }), ErrCorrupt, "starts with"},
-		{"encrypted", mutate(func(b []byte) []byte { copy(b[len(b)-4:], "PARE"); return b }), ErrEncryptedFooter, "PARE"},
+		{"encrypted", mutate(func(b []byte) []byte { copy(b, "PARE"); copy(b[len(b)-4:], "PARE"); return b }), ErrEncryptedFooter, "PARE"},
+		{"mixed magics", mutate(func(b []byte) []byte { copy(b[len(b)-4:], "PARE"); return b }), ErrCorrupt, "not the magic"},
 		{"length past start", mutate(func(b []byte) []byte {
 			binary.LittleEndian.PutUint32(b[len(b)-8:], uint32(len(b)))
 			return b

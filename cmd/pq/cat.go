@@ -30,6 +30,7 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	columns := fs.String("columns", "", "comma-separated column paths to print (default: all)")
 	n := fs.Int("limit", limit, "print at most this many rows (-1: all)")
 	format := fs.String("format", "jsonl", "output format: jsonl or csv")
+	keys := addKeyFlags(fs)
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
@@ -37,7 +38,11 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	if *format != "jsonl" && *format != "csv" {
 		return fmt.Errorf("%w: --format %q: want jsonl or csv", errUsage, *format)
 	}
-	opts := arrowio.ReadOptions{}
+	cfg, err := keys.config()
+	if err != nil {
+		return err
+	}
+	opts := arrowio.ReadOptions{Decryption: cfg}
 	if *columns != "" {
 		opts.Columns = strings.Split(*columns, ",")
 	}

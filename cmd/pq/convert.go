@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -36,7 +37,12 @@ func runConvert(args []string, out io.Writer) error {
 	encoding := fs.String("encoding", "", "non-dictionary encoding for every column (plain, delta_binary_packed, ...; default: plain)")
 	stats := fs.Bool("statistics", true, "write column chunk statistics")
 	progress := fs.String("progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), always or never")
+	keys := addKeyFlags(fs) // an encrypted Parquet input's keys
 	in, outPath, err := parseTwoFiles(fs, args)
+	if err != nil {
+		return err
+	}
+	decryption, err := keys.config()
 	if err != nil {
 		return err
 	}
@@ -78,7 +84,7 @@ func runConvert(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := openSource(format, in, bar)
+	src, err := openSource(format, in, decryption, bar)
 	if err != nil {
 		return err
 	}
@@ -151,10 +157,11 @@ type source struct {
 	close func()
 }
 
-// openSource opens path as format, reporting progress to bar.
-func openSource(format, path string, bar *progress) (*source, error) {
+// openSource opens path as format (a Parquet file with decryption, when
+// not nil), reporting progress to bar.
+func openSource(format, path string, decryption *encrypt.DecryptionConfig, bar *progress) (*source, error) {
 	if format == "parquet" {
-		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{})
+		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Decryption: decryption})
 		if err != nil {
 			return nil, err
 		}

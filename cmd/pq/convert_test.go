@@ -17,6 +17,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/corpus"
 )
 
 // catLines runs pq cat on path and returns its rows decoded from JSON.
@@ -60,7 +61,7 @@ func TestConvertCSV(t *testing.T) {
 	if !strings.Contains(string(msg), "wrote 5 rows") {
 		t.Errorf("convert said %q", msg)
 	}
-	ft, err := readFooter(out)
+	ft, err := readFooter(out, &keyFlags{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestConvertJSONLines(t *testing.T) {
 func TestConvertParquet(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "trips.gz.parquet")
 	runPQ(t, "convert", "--codec", "gzip", "--dictionary=false", "--row-group-rows", "1000", fixture, out)
-	ft, err := readFooter(out)
+	ft, err := readFooter(out, &keyFlags{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,4 +219,21 @@ func TestProgressBar(t *testing.T) {
 	quiet := &progress{start: time.Now()}
 	quiet.update(5)
 	quiet.finish() // draws nothing, and does not fail without a writer
+}
+
+// TestConvertEncrypted converts an encrypted corpus file, given its footer
+// key, into a plaintext file with the same rows.
+func TestConvertEncrypted(t *testing.T) {
+	root := corpus.Dir(t)
+	in := filepath.Join(root, "data", "uniform_encryption.parquet.encrypted")
+	out := filepath.Join(t.TempDir(), "plain.parquet")
+	if err := run([]string{"convert", in, out}, &bytes.Buffer{}); err == nil {
+		t.Fatal("converting an encrypted file without its key succeeded")
+	}
+	runPQ(t, "convert", "--footer-key", string(corpus.EncryptionKeys("uniform")["kf"]), in, out)
+	got := catLines(t, out)
+	want := decodeLines(t, string(runPQ(t, "cat", "--footer-key", "0123456789012345", in)))
+	if len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("converted rows differ from the encrypted file's (%d vs %d rows)", len(got), len(want))
+	}
 }

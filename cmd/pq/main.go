@@ -7,6 +7,13 @@
 //	pq cat [flags] FILE     rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv
 //	pq head [flags] FILE    the first 10 rows (same flags as cat)
 //	pq convert [flags] IN OUT  CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --page-version 2 --dictionary=false ...
+//
+// Every command reads encrypted files given their keys: --footer-key KEY,
+// --column-key PATH:KEY (repeatable) and --aad-prefix PREFIX for files
+// that do not store theirs; files with parquet-java key material take
+// --master-key ID:KEY (repeatable) and, when the material is external,
+// --key-material FILE. A key is its text's bytes, or hex digits after
+// "hex:".
 package main
 
 import (

@@ -11,12 +11,13 @@ import (
 
 func runMeta(args []string, out io.Writer) error {
 	fs := newFlags("meta")
+	keys := addKeyFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON document instead of text")
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
 	}
-	ft, err := readFooter(file)
+	ft, err := readFooter(file, keys)
 	if err != nil {
 		return err
 	}

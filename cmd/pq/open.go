@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -38,8 +39,13 @@ func parseFile(fs *flag.FlagSet, args []string) (string, error) {
 	return file, nil
 }
 
-// readFooter opens path and parses its footer.
-func readFooter(path string) (*footer.Footer, error) {
+// readFooter opens path and parses its footer, decrypting it with the
+// keys the flags give when the file is encrypted.
+func readFooter(path string, keys *keyFlags) (*footer.Footer, error) {
+	cfg, err := keys.config()
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -49,7 +55,11 @@ func readFooter(path string) (*footer.Footer, error) {
 	if err != nil {
 		return nil, err
 	}
-	ft, err := footer.ReadFooter(f, st.Size())
+	tail, err := footer.ReadTail(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	ft, _, err := encrypt.OpenFooter(tail, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -10,11 +10,12 @@ import (
 
 func runSchema(args []string, out io.Writer) error {
 	fs := newFlags("schema")
+	keys := addKeyFlags(fs)
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
 	}
-	ft, err := readFooter(file)
+	ft, err := readFooter(file, keys)
 	if err != nil {
 		return err
 	}
