@@ -40,6 +40,8 @@ type valueWriter interface {
 	// dictBytes returns the PLAIN size of the dictionary, or -1 when the
 	// chunk is not (or no longer) dictionary-encoded.
 	dictBytes() int
+	// dictLen returns the number of values in the dictionary.
+	dictLen() int
 	// dictPage appends the dictionary's PLAIN values to dst and returns
 	// them with the number of values.
 	dictPage(dst []byte) ([]byte, int)
@@ -94,6 +96,9 @@ type columnWriter struct {
 	encStats     []footer.PageEncodingStats
 	defHist      []int64
 	dictCount    int // values in the dictionary page
+	// The chunk's first dictionary-encoded page decides whether the
+	// dictionary pays (see dictPays); judged is set once it has.
+	judged bool
 
 	// Reused scratch.
 	body, packed []byte
@@ -134,6 +139,7 @@ func (c *columnWriter) startChunk() {
 		c.defHist = append(c.defHist, make([]int64, c.node.MaxDef+1)...)
 	}
 	c.vals.startChunk(c.set.dictionary)
+	c.judged = false
 	c.startPage()
 }
 
@@ -206,6 +212,9 @@ func (c *columnWriter) fallback() error {
 	if err := c.flushPage(); err != nil {
 		return err
 	}
+	if c.vals.dictBytes() < 0 {
+		return nil // the page was the first, and the dictionary did not pay
+	}
 	if err := c.writeDictPage(); err != nil {
 		return err
 	}
@@ -243,10 +252,17 @@ func (c *columnWriter) flushPage() error {
 			binary.LittleEndian.PutUint32(body[at:], uint32(levels))
 		}
 	}
+	valsAt := len(body)
+	dictPages := c.vals.dictBytes() >= 0
 	body, enc, err := c.vals.flushPage(body, st)
 	c.body = body
 	if err != nil {
 		return fmt.Errorf("column %q: %w", c.path, err)
+	}
+	unpaid := false
+	if dictPages && !c.judged {
+		c.judged = true
+		unpaid = !c.dictPays(c.levels-c.pageNulls, len(body)-valsAt)
 	}
 	if c.set.pageVersion == PageV1 {
 		c.dph = footer.DataPageHeader{
@@ -277,7 +293,24 @@ func (c *columnWriter) flushPage() error {
 	c.numValues += int64(c.levels)
 	c.nulls += int64(c.pageNulls)
 	c.startPage()
+	if unpaid {
+		// Later pages go without the dictionary; this one used it.
+		c.vals.fallback()
+		return c.writeDictPage()
+	}
 	return nil
+}
+
+// dictPays reports whether the chunk's first dictionary-encoded page, of
+// values values in idxBytes bytes of indices, says the dictionary pays
+// for itself: the dictionary and the indices take less than the values
+// would in PLAIN, each of which is estimated as the dictionary's mean
+// entry. A chunk of mostly distinct values (keys, free text) fails it and
+// falls back at once, as parquet-java's writer does, instead of growing
+// its dictionary to the size limit first.
+func (c *columnWriter) dictPays(values, idxBytes int) bool {
+	db, n := c.vals.dictBytes(), c.vals.dictLen()
+	return n == 0 || int64(db+idxBytes) < int64(values)*int64(db)/int64(n)
 }
 
 // writeDictPage writes the dictionary page of the chunk.

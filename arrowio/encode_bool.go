@@ -119,6 +119,8 @@ func (w *boolWriter) appendBits(dst []byte, n int) ([]byte, error) {
 	return dst, fmt.Errorf("%w: encoding %s for BOOLEAN", ErrUnsupported, w.fallbackEnc)
 }
 
+func (w *boolWriter) dictLen() int { return 0 }
+
 func (w *boolWriter) dictBytes() int { return -1 }
 
 func (w *boolWriter) dictPage(dst []byte) ([]byte, int) { return dst, 0 }

@@ -184,6 +184,8 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	return dst, w.fallbackEnc, err
 }
 
+func (w *bytesWriter[O]) dictLen() int { return w.dict.len() }
+
 func (w *bytesWriter[O]) dictBytes() int {
 	if !w.dictOn {
 		return -1

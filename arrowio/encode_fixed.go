@@ -183,6 +183,8 @@ func appendFixed[T fixedValue](dst []byte, vals []T, enc footer.Encoding) ([]byt
 	return dst, fmt.Errorf("%w: encoding %s for this column", ErrUnsupported, enc)
 }
 
+func (w *fixedWriter[T, U]) dictLen() int { return len(w.dict.values) }
+
 func (w *fixedWriter[T, U]) dictBytes() int {
 	if !w.dictOn {
 		return -1

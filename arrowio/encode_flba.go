@@ -134,6 +134,8 @@ func (w *flbaWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, foote
 	return dst, w.fallbackEnc, err
 }
 
+func (w *flbaWriter) dictLen() int { return w.dict.len() }
+
 func (w *flbaWriter) dictBytes() int {
 	if !w.dictOn {
 		return -1
