@@ -55,6 +55,7 @@ type Writer struct {
 	offset    int64
 	numRows   int64
 	rowGroups []footer.RowGroup
+	modules   [][]chunkModules // per row group and column: page indexes and bloom filters for Close
 	err       error // the first error of the io.Writer: later calls return it
 	closed    bool
 }
@@ -283,6 +284,7 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 		}
 		md := mds[i]
 		place(md, base)
+		w.keepModules(len(w.rowGroups), c, base)
 		rg.Columns = append(rg.Columns, footer.ColumnChunk{FileOffset: base, MetaData: md})
 		rg.TotalByteSize += md.TotalUncompressedSize
 		compressed += md.TotalCompressedSize
@@ -307,6 +309,9 @@ func (w *Writer) Close() error {
 	w.closed = true
 	if w.err != nil {
 		return w.err
+	}
+	if err := w.writeModules(); err != nil {
+		return err
 	}
 	meta := footer.FileMetaData{
 		Version:          2,
