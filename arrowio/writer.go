@@ -56,7 +56,7 @@ type Writer struct {
 	numRows   int64
 	rowGroups []footer.RowGroup
 	modules   [][]chunkModules // per row group and column: page indexes and bloom filters for Close
-	err       error // the first error of the io.Writer: later calls return it
+	err       error            // the first error of the io.Writer: later calls return it
 	closed    bool
 }
 
