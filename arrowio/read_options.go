@@ -4,6 +4,8 @@ import (
 	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // DefaultBatchSize is the number of rows per record batch when
@@ -41,6 +43,13 @@ type ReadOptions struct {
 	// values. Columns an ARROW:schema entry declares as dictionaries read
 	// that way without being listed.
 	Dictionary []string
+	// Filter, when set, returns only the rows that satisfy it: row groups
+	// its columns' statistics or bloom filters rule out are skipped, the
+	// ColumnIndex narrows the rest to the pages that may match, only those
+	// pages are read (by the OffsetIndex) for every projected column, and
+	// the predicate is evaluated on every remaining row. Filter columns
+	// must be top-level leaf fields; they need not be projected.
+	Filter pageindex.Predicate
 }
 
 func (o *ReadOptions) allocator() memory.Allocator {

@@ -280,8 +280,8 @@ func (b *Bound) leafNode(kind nodeKind, path string, schema *footer.Schema, lits
 			n.hashes = append(n.hashes, h)
 		}
 	}
-	if len(n.hashes) != len(lits) {
-		n.hashes = nil // some literal cannot be in the filter: do not prune by it
+	if len(n.hashes) != len(lits) || kind == nodeNull || kind == nodeNotNull {
+		n.hashes = nil // some literal cannot be in the filter, or no value is tested: do not prune by it
 	}
 	return n, nil
 }

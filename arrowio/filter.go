@@ -1,0 +1,273 @@
+package arrowio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// rowFilter is ReadOptions.Filter bound to a file: the columns a filtered
+// read decodes (the projected ones, then the filter's columns that are not
+// projected) and where each predicate column is among them.
+type rowFilter struct {
+	bound *pageindex.Bound
+	cols  []column
+	eval  []int // for each leaf of bound.Leaves(), its index in cols
+}
+
+// newRowFilter binds opts.Filter to the file. Filter columns must be
+// top-level leaf fields; those not projected are read for the filter
+// alone.
+func newRowFilter(ft *footer.Footer, opts *ReadOptions, projected []column) (*rowFilter, error) {
+	b, err := pageindex.Bind(opts.Filter, ft.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("arrowio: filter %s: %w", opts.Filter, err)
+	}
+	f := &rowFilter{bound: b, cols: projected}
+	var missing []string
+	for _, leaf := range b.Leaves() {
+		if leaf.Parent != ft.Schema.Root {
+			return nil, fmt.Errorf("%w: filter column %q is not a top-level field", ErrUnsupported, leaf.DottedPath())
+		}
+		if findLeafColumn(projected, leaf) < 0 {
+			missing = append(missing, leaf.Name)
+		}
+	}
+	if len(missing) > 0 {
+		extra := *opts
+		extra.Columns = missing
+		_, cols, err := project(ft, &extra)
+		if err != nil {
+			return nil, fmt.Errorf("arrowio: filter columns: %w", err)
+		}
+		f.cols = append(append([]column(nil), projected...), cols...)
+	}
+	for _, leaf := range b.Leaves() {
+		f.eval = append(f.eval, findLeafColumn(f.cols, leaf))
+	}
+	return f, nil
+}
+
+// findLeafColumn returns the index of the flat column reading leaf, or -1.
+func findLeafColumn(cols []column, leaf *footer.Node) int {
+	for i, c := range cols {
+		if c.nested == nil && c.leaf == leaf {
+			return i
+		}
+	}
+	return -1
+}
+
+// chunkPages returns what the column chunk metadata of a predicate column
+// tells: one page of the chunk's statistics, with its bloom filter.
+func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom) (pageindex.Pages, bool) {
+	md := rg.Columns[leaf.Column].MetaData
+	if md == nil {
+		return pageindex.Pages{}, false
+	}
+	return pageindex.Pages{FirstRows: []int64{0}, Stats: []pageindex.Stats{pageindex.ChunkStats(md, leaf)}, Bloom: bloom}, true
+}
+
+// openFiltered reads the rows of row group i that satisfy the filter:
+// the row group is skipped when its statistics or bloom filters rule the
+// predicate out, its ColumnIndex narrows the rows to ranges of pages that
+// may match, only the pages overlapping those ranges are read (by the
+// OffsetIndex) and decoded, and the predicate evaluated on the decoded
+// rows selects the ones returned.
+func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
+	rg := &r.ft.Meta.RowGroups[i]
+	f := r.filter
+	leaves := f.bound.Leaves()
+	g := &group{index: i, schema: r.schema}
+	n := rg.NumRows
+	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil) }
+	if n <= 0 || f.bound.Match(stats, n) == pageindex.MatchNone {
+		return g, g.setFiltered(r, nil, nil)
+	}
+	blooms, err := r.readBlooms(rg, i)
+	if err != nil {
+		return nil, err
+	}
+	withBloom := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], blooms[c]) }
+	if f.bound.Match(withBloom, n) == pageindex.MatchNone {
+		return g, g.setFiltered(r, nil, nil)
+	}
+	idx, err := r.readPageIndex(ctx, rg, i)
+	if err != nil {
+		return nil, err
+	}
+	defer idx.release()
+	ranges := f.bound.Ranges(func(c int) (pageindex.Pages, bool) {
+		leaf := leaves[c]
+		if oi := idx.oi[leaf.Column]; oi != nil {
+			if p, ok := pageindex.IndexPages(idx.ci[leaf.Column], oi, n); ok {
+				p.Bloom = blooms[c]
+				return p, true
+			}
+		}
+		return withBloom(c)
+	}, n)
+	if len(ranges) == 0 {
+		return g, g.setFiltered(r, nil, nil)
+	}
+	arrs := make([]arrow.Array, len(f.cols))
+	defer func() {
+		for _, a := range arrs {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	dec := decompressors.Get().(*decompressor)
+	defer decompressors.Put(dec)
+	for c, col := range f.cols {
+		if err := ctx.Err(); err != nil {
+			g.release()
+			return nil, err
+		}
+		if arrs[c], err = r.readColumnRanges(ctx, g, rg, col, idx, ranges, dec); err != nil {
+			g.release()
+			return nil, err
+		}
+	}
+	evalArrs := make([]arrow.Array, len(f.eval))
+	for k, c := range f.eval {
+		evalArrs[k] = arrs[c]
+	}
+	sel, err := f.bound.Select(evalArrs, int(ranges.Rows()))
+	if err != nil {
+		g.release()
+		return nil, fmt.Errorf("row group %d: %w", i, err)
+	}
+	return g, g.setFiltered(r, arrs[:len(r.cols)], sel)
+}
+
+// setFiltered makes the group return the rows of cols (the projected
+// columns over the candidate rows) that sel selects; nil cols means none.
+// It releases the group's pooled buffers, which the result does not use.
+func (g *group) setFiltered(r *Reader, cols []arrow.Array, sel []bool) error {
+	var spans []span
+	start := -1
+	for k, s := range sel {
+		switch {
+		case s && start < 0:
+			start = k
+		case !s && start >= 0:
+			spans = append(spans, span{int64(start), int64(k)})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		spans = append(spans, span{int64(start), int64(len(sel))})
+	}
+	var rows int64
+	for _, s := range spans {
+		rows += s.end - s.start
+	}
+	out := make([]arrow.Array, len(r.cols))
+	defer func() {
+		for _, a := range out {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	mem := r.opts.allocator()
+	for c := range out {
+		if cols == nil {
+			out[c] = array.MakeArrayOfNull(mem, r.schema.Field(c).Type, 0)
+			continue
+		}
+		cols[c].Retain()
+		a, err := takeSpans(cols[c], spans, r)
+		if err != nil {
+			return err
+		}
+		out[c] = a
+	}
+	for _, b := range g.buffers {
+		putBytes(b)
+	}
+	g.buffers = nil
+	g.filtered = array.NewRecordBatch(r.schema, out, rows)
+	g.rows = rows
+	return nil
+}
+
+// span is a half-open range of positions in an array.
+type span struct{ start, end int64 }
+
+// takeSpans returns the rows of arr that spans cover, in order, taking
+// over the caller's reference to arr.
+func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
+	if len(spans) == 1 && spans[0].start == 0 && spans[0].end == int64(arr.Len()) {
+		return arr, nil
+	}
+	defer arr.Release()
+	if len(spans) == 0 {
+		return array.NewSlice(arr, 0, 0), nil
+	}
+	parts := make([]arrow.Array, len(spans))
+	for k, s := range spans {
+		parts[k] = array.NewSlice(arr, s.start, s.end)
+	}
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	if len(parts) == 1 {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	out, err := array.Concatenate(parts, r.opts.allocator())
+	if err != nil {
+		return nil, fmt.Errorf("arrowio: gathering filtered rows: %w", err)
+	}
+	return out, nil
+}
+
+// readFiltered returns the next n rows of a filtered group.
+func (g *group) readFiltered(n int) (arrow.RecordBatch, error) {
+	if int64(n) > g.rows-g.pos {
+		return nil, fmt.Errorf("arrowio: %d rows asked, the filtered row group has %d left", n, g.rows-g.pos)
+	}
+	rec := g.filtered.NewSlice(g.pos, g.pos+int64(n))
+	g.pos += int64(n)
+	return rec, nil
+}
+
+// readBlooms reads the bloom filters of the predicate columns that = or
+// IN can prune by, when the chunk has one. A filter in a layout this
+// package does not read is left out; a corrupt one is an error.
+func (r *Reader) readBlooms(rg *footer.RowGroup, i int) ([]*pageindex.Bloom, error) {
+	leaves := r.filter.bound.Leaves()
+	out := make([]*pageindex.Bloom, len(leaves))
+	for c, leaf := range leaves {
+		md := rg.Columns[leaf.Column].MetaData
+		if md == nil || !r.filter.bound.UsesBloom(c) {
+			continue
+		}
+		off, ok := md.BloomFilterOffset.Get()
+		if !ok {
+			continue
+		}
+		b, err := pageindex.ReadBloom(r.r, off, md.BloomFilterLength.Or(0), r.ft.MetaOffset)
+		switch {
+		case errors.Is(err, pageindex.ErrUnsupported):
+			continue
+		case errors.Is(err, pageindex.ErrCorrupt):
+			return nil, &CorruptError{Offset: off, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		case err != nil:
+			return nil, fmt.Errorf("row group %d, column %q: %w", i, leaf.DottedPath(), err)
+		}
+		out[c] = b
+	}
+	return out, nil
+}
