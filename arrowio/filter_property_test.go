@@ -38,7 +38,7 @@ func filterData(rng *rand.Rand, n int) []filterRow {
 		r := &rows[i]
 		r.id = int64(i)
 		if !sorted {
-			r.id = int64(rng.IntN(1 << 30))*1024 + int64(i)
+			r.id = int64(rng.IntN(1<<30))*1024 + int64(i)
 		}
 		if rng.Float64() >= nullRate {
 			s := fmt.Sprintf("%c%c", 'a'+rng.IntN(5), 'a'+rng.IntN(5))
