@@ -117,27 +117,18 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 		return g, g.setFiltered(r, nil, nil)
 	}
 	arrs := make([]arrow.Array, len(f.cols))
-	defer func() {
-		for _, a := range arrs {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}()
+	defer releaseArrays(arrs)
 	dec := decompressors.Get().(*decompressor)
 	defer decompressors.Put(dec)
-	for c, col := range f.cols {
-		if err := ctx.Err(); err != nil {
-			g.release()
-			return nil, err
-		}
-		if arrs[c], err = r.readColumnRanges(ctx, g, rg, col, idx, ranges, dec); err != nil {
-			g.release()
-			return nil, err
-		}
-	}
+	// The predicate's columns decode first, over the candidate ranges.
 	evalArrs := make([]arrow.Array, len(f.eval))
 	for k, c := range f.eval {
+		if arrs[c] == nil {
+			if arrs[c], err = r.readColumnRanges(ctx, g, rg, f.cols[c], idx, ranges, dec); err != nil {
+				g.release()
+				return nil, err
+			}
+		}
 		evalArrs[k] = arrs[c]
 	}
 	sel, err := f.bound.Select(evalArrs, int(ranges.Rows()))
@@ -145,13 +136,31 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 		g.release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
-	return g, g.setFiltered(r, arrs[:len(r.cols)], sel)
+	spans := selectedSpans(sel)
+	rows := selectedRows(ranges, spans)
+	if len(rows) == 0 {
+		return g, g.setFiltered(r, nil, nil)
+	}
+	// The other projected columns decode only the selected rows.
+	out := make([]arrow.Array, len(r.cols))
+	for c, col := range r.cols {
+		if arrs[c] != nil {
+			arrs[c].Retain()
+			out[c], err = takeSpans(arrs[c], spans, r)
+		} else {
+			out[c], err = r.readColumnRanges(ctx, g, rg, col, idx, rows, dec)
+		}
+		if err != nil {
+			releaseArrays(out)
+			g.release()
+			return nil, err
+		}
+	}
+	return g, g.setFiltered(r, out, rows)
 }
 
-// setFiltered makes the group return the rows of cols (the projected
-// columns over the candidate rows) that sel selects; nil cols means none.
-// It releases the group's pooled buffers, which the result does not use.
-func (g *group) setFiltered(r *Reader, cols []arrow.Array, sel []bool) error {
+// selectedSpans returns the runs of true in sel.
+func selectedSpans(sel []bool) []span {
 	var spans []span
 	start := -1
 	for k, s := range sel {
@@ -166,37 +175,60 @@ func (g *group) setFiltered(r *Reader, cols []arrow.Array, sel []bool) error {
 	if start >= 0 {
 		spans = append(spans, span{int64(start), int64(len(sel))})
 	}
-	var rows int64
+	return spans
+}
+
+// selectedRows maps spans of positions among the rows of ranges back to
+// the rows of the row group.
+func selectedRows(ranges pageindex.Ranges, spans []span) pageindex.Ranges {
+	var out pageindex.Ranges
+	k, pos := 0, int64(0) // ranges[k] holds positions [pos, pos+its length)
 	for _, s := range spans {
-		rows += s.end - s.start
-	}
-	out := make([]arrow.Array, len(r.cols))
-	defer func() {
-		for _, a := range out {
-			if a != nil {
-				a.Release()
+		for at := s.start; at < s.end; {
+			for at >= pos+ranges[k].End-ranges[k].Start {
+				pos += ranges[k].End - ranges[k].Start
+				k++
 			}
+			stop := min(s.end, pos+ranges[k].End-ranges[k].Start)
+			lo, hi := ranges[k].Start+at-pos, ranges[k].Start+stop-pos
+			if m := len(out); m > 0 && out[m-1].End == lo {
+				out[m-1].End = hi
+			} else {
+				out = append(out, pageindex.Range{Start: lo, End: hi})
+			}
+			at = stop
 		}
-	}()
-	mem := r.opts.allocator()
-	for c := range out {
-		if cols == nil {
-			out[c] = array.MakeArrayOfNull(mem, r.schema.Field(c).Type, 0)
-			continue
-		}
-		cols[c].Retain()
-		a, err := takeSpans(cols[c], spans, r)
-		if err != nil {
-			return err
-		}
-		out[c] = a
 	}
+	return out
+}
+
+// releaseArrays releases the non-nil arrays of arrs.
+func releaseArrays(arrs []arrow.Array) {
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+// setFiltered makes the group return cols, the projected columns over
+// rows, taking them over (nil cols means no rows). It releases the
+// group's pooled buffers, which the arrays do not use.
+func (g *group) setFiltered(r *Reader, cols []arrow.Array, rows pageindex.Ranges) error {
+	if cols == nil {
+		mem := r.opts.allocator()
+		cols = make([]arrow.Array, len(r.cols))
+		for c := range cols {
+			cols[c] = array.MakeArrayOfNull(mem, r.schema.Field(c).Type, 0)
+		}
+	}
+	defer releaseArrays(cols)
 	for _, b := range g.buffers {
 		putBytes(b)
 	}
 	g.buffers = nil
-	g.filtered = array.NewRecordBatch(r.schema, out, rows)
-	g.rows = rows
+	g.filtered = array.NewRecordBatch(r.schema, cols, rows.Rows())
+	g.rows = rows.Rows()
 	return nil
 }
 
