@@ -4,8 +4,10 @@
 //
 //	pq schema FILE          the schema tree with types, repetition and levels
 //	pq meta [--json] FILE   row groups, column chunks, sizes, codecs, encodings, statistics
-//	pq cat [flags] FILE     rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv
+//	pq cat [flags] FILE     rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv --where 'x > 5 and s = "a"'
 //	pq head [flags] FILE    the first 10 rows (same flags as cat)
+//	pq pageindex [--column c] FILE         each page's location, first row, null count, min and max
+//	pq bloom --column c --value v FILE     whether each row group's bloom filter may hold v
 package main
 
 import (
@@ -28,6 +30,8 @@ var commands = []command{
 	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
 	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv)", runCat},
 	{"head", "print the first rows (cat with --limit 10)", runHead},
+	{"pageindex", "print the column and offset index of each column chunk (--column c)", runPageIndex},
+	{"bloom", "check a value against each row group's bloom filter (--column c --value v)", runBloom},
 }
 
 // errUsage marks an error caused by how pq was called (exit status 2).
