@@ -305,7 +305,7 @@ func writeArrowGo(t testing.TB, rec arrow.RecordBatch, rgRows int64) []byte {
 // TestFilterMatchesBruteForce writes random data with quiver and with
 // arrow-go (page indexes and bloom filters on), reads it back with random
 // predicates as filters and checks that exactly the rows the predicate
-// holds for come back, with their values.
+// holds for come back, in order, with their values.
 func TestFilterMatchesBruteForce(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -339,8 +339,8 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 					want = append(want, rows[i].id)
 				}
 			}
-			cols := [][]string{nil, {"id"}, {"f", "id"}}[rng.IntN(3)]
-			got := filteredIDs(t, mem, buf, p, cols, rng.IntN(2) == 0)
+			cols := [][]string{nil, {"id"}, {"f", "id"}, {"s", "id"}}[rng.IntN(4)]
+			got := filteredIDs(t, mem, buf, p, cols, rng.IntN(2) == 0, rows)
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s file %d, filter %s, columns %v: got %d rows %v, want %d rows %v", writer, fi, p, cols, len(got), got, len(want), want)
 			}
@@ -348,29 +348,44 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// filteredIDs reads buf with filter p and columns cols (their id column,
-// when selected, or else a count) by RecordReader or ReadRowGroup, and
-// returns the ids of the rows read (row counts as -1 each without id).
-func filteredIDs(t *testing.T, mem memory.Allocator, buf []byte, p pageindex.Predicate, cols []string, byRecords bool) []int64 {
+// filteredIDs reads buf with filter p and columns cols (which hold id)
+// by RecordReader or ReadRowGroup, checks the s and f values read against
+// rows, and returns the ids of the rows read.
+func filteredIDs(t *testing.T, mem memory.Allocator, buf []byte, p pageindex.Predicate, cols []string, byRecords bool, rows []filterRow) []int64 {
 	t.Helper()
 	r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Filter: p, Columns: cols, Allocator: mem, BatchSize: 37})
 	if err != nil {
 		t.Fatalf("Open with filter %s: %v", p, err)
 	}
 	defer r.Close()
+	byID := make(map[int64]*filterRow, len(rows))
+	for i := range rows {
+		byID[rows[i].id] = &rows[i]
+	}
 	var out []int64
 	take := func(rec arrow.RecordBatch) {
-		idCol := -1
-		for i, f := range rec.Schema().Fields() {
-			if f.Name == "id" {
-				idCol = i
-			}
-		}
+		idCol := rec.Schema().FieldIndices("id")[0]
 		for k := range int(rec.NumRows()) {
-			if idCol < 0 {
-				out = append(out, -1)
-			} else {
-				out = append(out, rec.Column(idCol).(*array.Int64).Value(k))
+			id := rec.Column(idCol).(*array.Int64).Value(k)
+			out = append(out, id)
+			for c, f := range rec.Schema().Fields() {
+				col := rec.Column(c)
+				want := byID[id].value(f.Name)
+				var got any
+				switch a := col.(type) {
+				case *array.String:
+					got = a.Value(k)
+				case *array.Float64:
+					got = a.Value(k)
+				default:
+					continue
+				}
+				if col.IsNull(k) {
+					got = nil
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("filter %s: row %d column %s is %v, want %v", p, id, f.Name, got, want)
+				}
 			}
 		}
 	}
@@ -386,18 +401,15 @@ func filteredIDs(t *testing.T, mem memory.Allocator, buf []byte, p pageindex.Pre
 		if err := rr.Err(); err != nil {
 			t.Fatalf("filter %s: %v", p, err)
 		}
-	} else {
-		for g := range r.NumRowGroups() {
-			rec, err := r.ReadRowGroup(context.Background(), g)
-			if err != nil {
-				t.Fatalf("filter %s, row group %d: %v", p, g, err)
-			}
-			take(rec)
-			rec.Release()
-		}
-	}
-	if cols != nil && !slices.Contains(cols, "id") {
 		return out
+	}
+	for g := range r.NumRowGroups() {
+		rec, err := r.ReadRowGroup(context.Background(), g)
+		if err != nil {
+			t.Fatalf("filter %s, row group %d: %v", p, g, err)
+		}
+		take(rec)
+		rec.Release()
 	}
 	return out
 }
