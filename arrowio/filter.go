@@ -75,8 +75,8 @@ func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom) 
 }
 
 // openFiltered reads the rows of row group i that satisfy the filter:
-// the row group is skipped when its statistics or bloom filters rule the
-// predicate out, its ColumnIndex narrows the rows to ranges of pages that
+// the row group is skipped when its statistics, bloom filters or small
+// dictionaries rule the predicate out, its ColumnIndex narrows the rows to ranges of pages that
 // may match, only the pages overlapping those ranges are read (by the
 // OffsetIndex) and decoded, and the predicate evaluated on the decoded
 // rows selects the ones returned.
@@ -96,6 +96,20 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 	}
 	withBloom := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], blooms[c]) }
 	if f.bound.Match(withBloom, n) == pageindex.MatchNone {
+		return g, g.setFiltered(r, nil, nil)
+	}
+	dicts, err := r.readDictionaries(rg, i)
+	if err != nil {
+		return nil, err
+	}
+	withDict := func(c int) (pageindex.Pages, bool) {
+		p, ok := withBloom(c)
+		if ok && dicts[c] != nil {
+			p.Stats[0].Distinct = dicts[c]
+		}
+		return p, ok
+	}
+	if f.bound.Match(withDict, n) == pageindex.MatchNone {
 		return g, g.setFiltered(r, nil, nil)
 	}
 	idx, err := r.readPageIndex(ctx, rg, i)

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -216,4 +217,43 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 		}
 	}
 	t.Logf("absent key: %d reads, %d of %d bytes", len(c.reads), c.bytes, size)
+}
+
+// TestDictionaryPrunesRowGroup filters on a value between a chunk's min
+// and max that its small dictionary does not hold: the row group is ruled
+// out after reading the start of that chunk (its dictionary page), with
+// nothing of its other column read.
+func TestDictionaryPrunesRowGroup(t *testing.T) {
+	const rows = 60000
+	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}, {Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	path := writeTempFile(t, schema, WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
+		rng := rand.New(rand.NewPCG(uint64(b), 9))
+		sb := array.NewStringBuilder(memory.DefaultAllocator)
+		nb := array.NewInt64Builder(memory.DefaultAllocator)
+		defer sb.Release()
+		defer nb.Release()
+		for i := range rows {
+			sb.Append([]string{"apple", "zebra", "kiwi"}[i%(2+b)])
+			nb.Append(rng.Int64())
+		}
+		s, n := sb.NewArray(), nb.NewArray()
+		defer s.Release()
+		defer n.Release()
+		return array.NewRecordBatch(schema, []arrow.Array{s, n}, rows)
+	})
+	r, c, _ := openCounting(t, path, ReadOptions{Filter: pageindex.Eq("s", pageindex.String("kiwi"))})
+	defer r.Close()
+	if n := readAllRows(t, r); n != rows/3 {
+		t.Fatalf("%d rows of kiwi, want %d", n, rows/3)
+	}
+	md := r.Metadata().RowGroups[0].Columns[1].MetaData
+	start, length, err := chunkRange(md, r.ft.MetaOffset, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rd := range c.reads {
+		if rd.end > start && rd.start < start+length {
+			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.start, rd.end, start, start+length)
+		}
+	}
 }

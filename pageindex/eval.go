@@ -18,6 +18,10 @@ type Stats struct {
 	Values int64
 	// AllNull says every value is null (a null page of the ColumnIndex).
 	AllNull bool
+	// Distinct, when not nil, holds every distinct non-null value,
+	// PLAIN-encoded one by one (a column chunk's dictionary page when all
+	// its data pages are dictionary-encoded).
+	Distinct [][]byte
 }
 
 // Pages describes what is known of one column over a row group's rows,
@@ -130,6 +134,9 @@ func (b *Bound) matchStats(nd *node, st *Stats) Match {
 		return MatchNone // conditions on values are false for nulls
 	}
 	ct := &b.cols[nd.col]
+	if m, ok := matchDistinct(nd, ct, st.Distinct, nulls); ok {
+		return m
+	}
 	lo, okLo := ct.decode(st.Min)
 	hi, okHi := ct.decode(st.Max)
 	if st.Min == nil || st.Max == nil || !okLo || !okHi || ct.compare(lo, hi) > 0 {
@@ -165,6 +172,34 @@ func (b *Bound) matchStats(nd *node, st *Stats) Match {
 		m = MatchSome
 	}
 	return m
+}
+
+// matchDistinct evaluates the value condition nd on every distinct value
+// of a set whose nulls are as nulls says; ok is false when there are no
+// distinct values to go by or one does not decode.
+func matchDistinct(nd *node, ct *colType, distinct [][]byte, nulls Match) (m Match, ok bool) {
+	if len(distinct) == 0 {
+		return MatchSome, false
+	}
+	some, all := false, true
+	for _, raw := range distinct {
+		v, ok := ct.decode(raw)
+		if !ok {
+			return MatchSome, false
+		}
+		if nd.test(ct, v) {
+			some = true
+		} else {
+			all = false
+		}
+	}
+	switch {
+	case !some:
+		return MatchNone, true
+	case all && nulls == MatchNone:
+		return MatchAll, true
+	}
+	return MatchSome, true
 }
 
 // matchRange evaluates "value op v" for values within [lo, hi].

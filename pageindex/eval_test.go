@@ -48,10 +48,11 @@ type table struct {
 	null  [4][]bool // i, s, f, u
 	arrs  map[string]arrow.Array
 	pages int
+	dict  bool // pages list their distinct values, as a dictionary would
 }
 
 func randomTable(rng *rand.Rand, mem memory.Allocator) *table {
-	t := &table{n: 1 + rng.IntN(300), pages: 1 + rng.IntN(20), arrs: map[string]arrow.Array{}}
+	t := &table{n: 1 + rng.IntN(300), pages: 1 + rng.IntN(20), arrs: map[string]arrow.Array{}, dict: rng.IntN(2) == 0}
 	ib := array.NewInt64Builder(mem)
 	sb := array.NewStringBuilder(mem)
 	fb := array.NewFloat64Builder(mem)
@@ -179,6 +180,15 @@ func (t *table) stats(name string, lo, hi int) Stats {
 		st.Min, st.Max = bounds(enc, func(a, b []byte) bool { return binary.LittleEndian.Uint32(a) < binary.LittleEndian.Uint32(b) })
 	}
 	st.AllNull = st.NullCount == st.Values
+	if t.dict && name != "f" {
+		seen := map[string]bool{}
+		for _, v := range enc {
+			if !seen[string(v)] {
+				seen[string(v)] = true
+				st.Distinct = append(st.Distinct, v)
+			}
+		}
+	}
 	return st
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -56,6 +57,26 @@ func FuzzParse(f *testing.F) {
 		}
 		if q.String() != text {
 			t.Fatalf("%q formats as %q, then as %q", s, text, q.String())
+		}
+	})
+}
+
+// FuzzSplitPlain splits arbitrary bytes as PLAIN values of every physical
+// type: each value must lie within the input, and nothing may panic.
+func FuzzSplitPlain(f *testing.F) {
+	f.Add([]byte{2, 0, 0, 0, 'h', 'i', 0, 0, 0, 0}, uint8(6), int32(0), 2)
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8}, uint8(7), int32(3), 2)
+	f.Fuzz(func(t *testing.T, src []byte, typ uint8, width int32, count int) {
+		vals, err := SplitPlain(footer.Type(typ%8), width, count, src)
+		if err != nil {
+			return
+		}
+		total := 0
+		for _, v := range vals {
+			total += len(v)
+		}
+		if len(vals) != count || total > len(src) {
+			t.Fatalf("%d values of %d bytes from %d bytes", len(vals), total, len(src))
 		}
 	})
 }

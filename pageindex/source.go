@@ -1,6 +1,9 @@
 package pageindex
 
 import (
+	"encoding/binary"
+	"fmt"
+
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -85,4 +88,49 @@ func IndexPages(ci *footer.ColumnIndex, oi *footer.OffsetIndex, rows int64) (Pag
 		}
 	}
 	return p, true
+}
+
+// SplitPlain splits count PLAIN-encoded values of physical type t (of
+// width typeLength for FIXED_LEN_BYTE_ARRAY) in src into one slice per
+// value, aliasing src, for [Stats.Distinct]. Values that run past src, a
+// count that src cannot hold, or a BOOLEAN or INT96 type (no dictionary
+// holds them) are errors wrapping ErrCorrupt or ErrUnsupported.
+func SplitPlain(t footer.Type, typeLength int32, count int, src []byte) ([][]byte, error) {
+	width := 0
+	switch t {
+	case footer.TypeInt32, footer.TypeFloat:
+		width = 4
+	case footer.TypeInt64, footer.TypeDouble:
+		width = 8
+	case footer.TypeFixedLenByteArray:
+		width = int(typeLength)
+		if width <= 0 {
+			return nil, fmt.Errorf("%w: FIXED_LEN_BYTE_ARRAY of width %d", ErrCorrupt, typeLength)
+		}
+	case footer.TypeByteArray:
+		width = 4 // the length prefix, at least
+	default:
+		return nil, fmt.Errorf("%w: PLAIN values of %s", ErrUnsupported, t)
+	}
+	if count < 0 || count > len(src)/width {
+		return nil, fmt.Errorf("%w: %d PLAIN %s values in %d bytes", ErrCorrupt, count, t, len(src))
+	}
+	out := make([][]byte, count)
+	at := 0
+	for i := range out {
+		n := width
+		if t == footer.TypeByteArray {
+			if len(src)-at < 4 {
+				return nil, fmt.Errorf("%w: PLAIN BYTE_ARRAY value %d: length prefix at byte %d of %d", ErrCorrupt, i, at, len(src))
+			}
+			n = int(binary.LittleEndian.Uint32(src[at:]))
+			at += 4
+		}
+		if n < 0 || n > len(src)-at {
+			return nil, fmt.Errorf("%w: PLAIN %s value %d of %d bytes at byte %d of %d", ErrCorrupt, t, i, n, at, len(src))
+		}
+		out[i] = src[at : at+n : at+n]
+		at += n
+	}
+	return out, nil
 }
