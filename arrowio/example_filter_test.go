@@ -2,6 +2,7 @@ package arrowio_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"context"
 	"fmt"
 	"log"
@@ -95,4 +96,48 @@ func ExampleBloomFilterOptions() {
 	// Output:
 	// bloom filter stored: true
 	// rows: 0
+}
+
+// Read the page index of a column chunk: where each page starts, its first
+// row, and its smallest and largest value.
+func ExampleReader_PageIndex() {
+	file := exampleFile(nil)
+	r, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	ci, oi, err := r.PageIndex(0, "id")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("pages:", len(oi.PageLocations), "order:", ci.BoundaryOrder)
+	for p := range 3 {
+		fmt.Println("first row", oi.PageLocations[p].FirstRowIndex, "min", binary.LittleEndian.Uint64(ci.MinValues[p]), "max", binary.LittleEndian.Uint64(ci.MaxValues[p]))
+	}
+	// Output:
+	// pages: 10 order: ASCENDING
+	// first row 0 min 0 max 99
+	// first row 100 min 100 max 199
+	// first row 200 min 200 max 299
+}
+
+// Check values against the bloom filter of a column chunk.
+func ExampleReader_BloomFilter() {
+	file := exampleFile(&arrowio.BloomFilterOptions{FPP: 0.01})
+	r, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	bf, err := r.BloomFilter(0, "tag")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, v := range []string{"t7", "t70"} {
+		fmt.Println(v, "may be present:", bf.Check(pageindex.HashBytes([]byte(v))))
+	}
+	// Output:
+	// t7 may be present: true
+	// t70 may be present: false
 }

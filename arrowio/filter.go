@@ -308,10 +308,8 @@ func (r *Reader) readBlooms(rg *footer.RowGroup, i int) ([]*pageindex.Bloom, err
 		switch {
 		case errors.Is(err, pageindex.ErrUnsupported):
 			continue
-		case errors.Is(err, pageindex.ErrCorrupt):
-			return nil, &CorruptError{Offset: off, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 		case err != nil:
-			return nil, fmt.Errorf("row group %d, column %q: %w", i, leaf.DottedPath(), err)
+			return nil, r.indexError(i, leaf, off, err)
 		}
 		out[c] = b
 	}

@@ -39,17 +39,14 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 	var wants []want
 	var ranges []byteRange
 	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
-		o, ok1 := off.Get()
-		l, ok2 := length.Get()
-		if !ok1 || !ok2 {
-			return nil
+		start, end, ok, err := pageindex.IndexSpan(off, length, r.ft.MetaOffset)
+		if err != nil {
+			return &CorruptError{Offset: off.Value, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 		}
-		if o < 4 || l <= 0 || o > r.ft.MetaOffset || int64(l) > r.ft.MetaOffset-o {
-			return &CorruptError{Offset: o, RowGroup: i, Column: leaf.DottedPath(), Page: -1,
-				Err: fmt.Errorf("%w: page index of %d bytes at offset %d lies outside the %d bytes before the footer", ErrCorrupt, l, o, r.ft.MetaOffset)}
+		if ok {
+			wants = append(wants, want{leaf, ci})
+			ranges = append(ranges, byteRange{start, end})
 		}
-		wants = append(wants, want{leaf, ci})
-		ranges = append(ranges, byteRange{o, o + int64(l)})
 		return nil
 	}
 	for _, leaf := range r.filter.bound.Leaves() {

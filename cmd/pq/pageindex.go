@@ -40,11 +40,11 @@ func runPageIndex(args []string, out io.Writer) error {
 			fmt.Fprintf(tw, "row group %d, column %s:\n", g, leaf.DottedPath())
 			var ci footer.ColumnIndex
 			var oi footer.OffsetIndex
-			hasCI, err := readIndex(f, ft, cc.ColumnIndexOffset, cc.ColumnIndexLength, &ci)
+			hasCI, err := pageindex.ReadIndex(f, cc.ColumnIndexOffset, cc.ColumnIndexLength, ft.MetaOffset, &ci)
 			if err != nil {
 				return fmt.Errorf("row group %d, column %s: column index: %w", g, leaf.DottedPath(), err)
 			}
-			hasOI, err := readIndex(f, ft, cc.OffsetIndexOffset, cc.OffsetIndexLength, &oi)
+			hasOI, err := pageindex.ReadIndex(f, cc.OffsetIndexOffset, cc.OffsetIndexLength, ft.MetaOffset, &oi)
 			if err != nil {
 				return fmt.Errorf("row group %d, column %s: offset index: %w", g, leaf.DottedPath(), err)
 			}
@@ -108,27 +108,6 @@ func selectLeaves(ft *footer.Footer, path string) ([]*footer.Node, error) {
 		return nil, fmt.Errorf("%w: no leaf column %q", errUsage, path)
 	}
 	return []*footer.Node{leaf}, nil
-}
-
-// readIndex reads and parses the index module at off of length bytes,
-// which must lie before the footer; false when the chunk has none.
-func readIndex(f io.ReaderAt, ft *footer.Footer, off footer.Optional[int64], length footer.Optional[int32], msg footer.Message) (bool, error) {
-	o, ok1 := off.Get()
-	l, ok2 := length.Get()
-	if !ok1 || !ok2 {
-		return false, nil
-	}
-	if o < 0 || l <= 0 || o > ft.MetaOffset || int64(l) > ft.MetaOffset-o {
-		return false, fmt.Errorf("%w: %d bytes at offset %d lie outside the %d bytes before the footer", footer.ErrCorrupt, l, o, ft.MetaOffset)
-	}
-	buf := make([]byte, l)
-	if _, err := f.ReadAt(buf, o); err != nil {
-		return false, err
-	}
-	if _, err := footer.Unmarshal(buf, msg); err != nil {
-		return false, err
-	}
-	return true, nil
 }
 
 // runBloom says, for each row group, whether a column's bloom filter may
