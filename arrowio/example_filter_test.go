@@ -2,8 +2,8 @@ package arrowio_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"log"
 
