@@ -259,6 +259,15 @@ func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
 	if len(spans) == 0 {
 		return array.NewSlice(arr, 0, 0), nil
 	}
+	if len(spans) > 1 {
+		rows := 0
+		for _, s := range spans {
+			rows += int(s.end - s.start)
+		}
+		if out, ok := gatherSpans(arr, spans, rows, r.opts.allocator()); ok {
+			return out, nil
+		}
+	}
 	parts := make([]arrow.Array, len(spans))
 	for k, s := range spans {
 		parts[k] = array.NewSlice(arr, s.start, s.end)

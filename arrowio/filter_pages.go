@@ -179,7 +179,11 @@ func (r *Reader) readPages(ctx context.Context, g *group, md *footer.ColumnMetaD
 			return nil, &CorruptError{Offset: loc.Offset, RowGroup: g.index, Column: col.leaf.DottedPath(), Page: p,
 				Err: fmt.Errorf("%w: offset index page of %d bytes at offset %d lies outside the column chunk [%d, %d)", ErrCorrupt, loc.CompressedPageSize, loc.Offset, start, end)}
 		}
-		brs = append(brs, byteRange{loc.Offset, loc.Offset + int64(loc.CompressedPageSize)})
+		if m := len(brs); m > 0 && brs[m-1].end == loc.Offset {
+			brs[m-1].end += int64(loc.CompressedPageSize) // pages next to each other read as one span
+		} else {
+			brs = append(brs, byteRange{loc.Offset, loc.Offset + int64(loc.CompressedPageSize)})
+		}
 		pos = rows
 		for j := k; j < len(ranges) && ranges[j].Start < pe; j++ {
 			s := span{pos + max(ranges[j].Start, pf) - pf, pos + min(ranges[j].End, pe) - pf}
@@ -195,15 +199,20 @@ func (r *Reader) readPages(ctx context.Context, g *group, md *footer.ColumnMetaD
 	if err != nil {
 		return nil, fmt.Errorf("row group %d: %w", g.index, err)
 	}
-	var total int
-	for _, b := range bufs {
-		total += len(b)
+	var chunk []byte
+	if len(bufs) == 1 {
+		chunk = bufs[0]
+	} else {
+		var total int
+		for _, b := range bufs {
+			total += len(b)
+		}
+		chunk = getBytes(total)[:0]
+		for _, b := range bufs {
+			chunk = append(chunk, b...)
+		}
+		g.buffers = append(g.buffers, chunk)
 	}
-	chunk := getBytes(total)[:0]
-	for _, b := range bufs {
-		chunk = append(chunk, b...)
-	}
-	g.buffers = append(g.buffers, chunk)
 	l, err := newLeafReader(col.leaf, g.index, md, chunk, start, rows, col.field.Type, &r.opts, nil)
 	if err != nil {
 		return nil, err
