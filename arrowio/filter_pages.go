@@ -224,5 +224,10 @@ func (r *Reader) readPages(ctx context.Context, g *group, md *footer.ColumnMetaD
 	if err != nil {
 		return nil, err
 	}
+	if l.left != 0 || l.pages.pos < len(l.pages.data) {
+		arr.Release()
+		return nil, &CorruptError{Offset: start, RowGroup: g.index, Column: col.leaf.DottedPath(), Page: -1,
+			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", ErrCorrupt)}
+	}
 	return takeSpans(arr, spans, r)
 }
