@@ -1,0 +1,66 @@
+package arrowio
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// TestFilterWithNestedColumns filters a file whose projected columns
+// include a list and a struct (read whole and cut to the selected rows)
+// by a flat column, and compares every row with a brute-force filter.
+func TestFilterWithNestedColumns(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "tags", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true},
+		{Name: "pt", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true}), Nullable: true},
+	}, nil)
+	rng := rand.New(rand.NewPCG(6, 6))
+	b := array.NewRecordBuilder(mem, schema)
+	for i := range 3000 {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		lb := b.Field(1).(*array.ListBuilder)
+		if rng.IntN(8) == 0 {
+			lb.AppendNull()
+		} else {
+			lb.Append(true)
+			for range rng.IntN(4) {
+				lb.ValueBuilder().(*array.StringBuilder).Append(fmt.Sprint("t", rng.IntN(9)))
+			}
+		}
+		sb := b.Field(2).(*array.StructBuilder)
+		if rng.IntN(8) == 0 {
+			sb.AppendNull()
+		} else {
+			sb.Append(true)
+			sb.FieldBuilder(0).(*array.Int32Builder).Append(int32(i % 100))
+		}
+	}
+	rec := b.NewRecordBatch()
+	b.Release()
+	file := writeFile(t, schema, WriteOptions{DataPageRows: 128, MaxRowGroupRows: 1000}, rec)
+	rec.Release()
+	for _, p := range []pageindex.Predicate{
+		pageindex.Eq("id", pageindex.Int(1234)),
+		pageindex.Or(pageindex.Less("id", pageindex.Int(40)), pageindex.In("id", pageindex.Int(999), pageindex.Int(2500))),
+		pageindex.And(pageindex.GreaterEq("id", pageindex.Int(700)), pageindex.Less("id", pageindex.Int(2100))),
+		pageindex.Eq("id", pageindex.Int(-5)),
+	} {
+		got, want := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem}), bruteForce(t, file, p)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s: got %d rows, want %d:\n%q\n%q", p, len(got), len(want), got, want)
+		}
+	}
+	if _, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Filter: pageindex.Eq("pt.x", pageindex.Int(3))}); err == nil {
+		t.Error("a filter on a struct field opened")
+	}
+}
