@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -76,10 +79,11 @@ func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom) 
 
 // openFiltered reads the rows of row group i that satisfy the filter:
 // the row group is skipped when its statistics, bloom filters or small
-// dictionaries rule the predicate out, its ColumnIndex narrows the rows to ranges of pages that
-// may match, only the pages overlapping those ranges are read (by the
-// OffsetIndex) and decoded, and the predicate evaluated on the decoded
-// rows selects the ones returned.
+// dictionaries rule the predicate out, its ColumnIndex narrows the rows
+// to ranges of pages that may match, the predicate's columns decode the
+// pages overlapping those ranges (by the OffsetIndex), the predicate
+// evaluated on their rows selects the rows returned, and the other
+// projected columns decode only the pages holding those.
 func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 	rg := &r.ft.Meta.RowGroups[i]
 	f := r.filter
@@ -88,7 +92,7 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 	n := rg.NumRows
 	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil) }
 	if n <= 0 || f.bound.Match(stats, n) == pageindex.MatchNone {
-		return g, g.setFiltered(r, nil, nil)
+		return g.setFiltered(r, nil, nil), nil
 	}
 	blooms, err := r.readBlooms(rg, i)
 	if err != nil {
@@ -96,7 +100,7 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 	}
 	withBloom := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], blooms[c]) }
 	if f.bound.Match(withBloom, n) == pageindex.MatchNone {
-		return g, g.setFiltered(r, nil, nil)
+		return g.setFiltered(r, nil, nil), nil
 	}
 	dicts, err := r.readDictionaries(rg, i)
 	if err != nil {
@@ -110,7 +114,7 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 		return p, ok
 	}
 	if f.bound.Match(withDict, n) == pageindex.MatchNone {
-		return g, g.setFiltered(r, nil, nil)
+		return g.setFiltered(r, nil, nil), nil
 	}
 	idx, err := r.readPageIndex(ctx, rg, i)
 	if err != nil {
@@ -125,52 +129,84 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 				return p, true
 			}
 		}
-		return withBloom(c)
+		return withDict(c)
 	}, n)
 	if len(ranges) == 0 {
-		return g, g.setFiltered(r, nil, nil)
+		return g.setFiltered(r, nil, nil), nil
 	}
 	arrs := make([]arrow.Array, len(f.cols))
 	defer releaseArrays(arrs)
-	dec := decompressors.Get().(*decompressor)
-	defer decompressors.Put(dec)
 	// The predicate's columns decode first, over the candidate ranges.
+	if err := r.decodeColumns(ctx, i, f.eval, idx, ranges, arrs); err != nil {
+		return nil, err
+	}
 	evalArrs := make([]arrow.Array, len(f.eval))
 	for k, c := range f.eval {
-		if arrs[c] == nil {
-			if arrs[c], err = r.readColumnRanges(ctx, g, rg, f.cols[c], idx, ranges, dec); err != nil {
-				g.release()
-				return nil, err
-			}
-		}
 		evalArrs[k] = arrs[c]
 	}
 	sel, err := f.bound.Select(evalArrs, int(ranges.Rows()))
 	if err != nil {
-		g.release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
 	spans := selectedSpans(sel)
 	rows := selectedRows(ranges, spans)
 	if len(rows) == 0 {
-		return g, g.setFiltered(r, nil, nil)
+		return g.setFiltered(r, nil, nil), nil
 	}
 	// The other projected columns decode only the selected rows.
 	out := make([]arrow.Array, len(r.cols))
-	for c, col := range r.cols {
-		if arrs[c] != nil {
-			arrs[c].Retain()
-			out[c], err = takeSpans(arrs[c], spans, r)
-		} else {
-			out[c], err = r.readColumnRanges(ctx, g, rg, col, idx, rows, dec)
+	var rest []int
+	for c := range r.cols {
+		if arrs[c] == nil {
+			rest = append(rest, c)
+			continue
 		}
-		if err != nil {
+		arrs[c].Retain()
+		if out[c], err = takeSpans(arrs[c], spans, r); err != nil {
 			releaseArrays(out)
-			g.release()
 			return nil, err
 		}
 	}
-	return g, g.setFiltered(r, out, rows)
+	if err := r.decodeColumns(ctx, i, rest, idx, rows, out); err != nil {
+		releaseArrays(out)
+		return nil, err
+	}
+	return g.setFiltered(r, out, rows), nil
+}
+
+// decodeColumns decodes the rows of ranges of the filter's columns cols
+// (indexes into its cols, each decoded once into dst[c]) of row group i,
+// on up to ReadOptions.Parallelism goroutines.
+func (r *Reader) decodeColumns(ctx context.Context, i int, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
+	var todo []int
+	for _, c := range cols {
+		if dst[c] == nil && !slices.Contains(todo, c) {
+			todo = append(todo, c)
+		}
+	}
+	errs := make([]error, len(todo))
+	work := func(k int) {
+		if errs[k] = ctx.Err(); errs[k] == nil {
+			dst[todo[k]], errs[k] = r.readColumnRanges(ctx, i, r.filter.cols[todo[k]], idx, ranges)
+		}
+	}
+	if par := min(r.opts.parallelism(), len(todo)); par <= 1 {
+		for k := range todo {
+			work(k)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range par {
+			wg.Go(func() {
+				for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
+					work(k)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	return errors.Join(errs...)
 }
 
 // selectedSpans returns the runs of true in sel.
@@ -226,9 +262,8 @@ func releaseArrays(arrs []arrow.Array) {
 }
 
 // setFiltered makes the group return cols, the projected columns over
-// rows, taking them over (nil cols means no rows). It releases the
-// group's pooled buffers, which the arrays do not use.
-func (g *group) setFiltered(r *Reader, cols []arrow.Array, rows pageindex.Ranges) error {
+// rows, taking them over (nil cols means no rows), and returns it.
+func (g *group) setFiltered(r *Reader, cols []arrow.Array, rows pageindex.Ranges) *group {
 	if cols == nil {
 		mem := r.opts.allocator()
 		cols = make([]arrow.Array, len(r.cols))
@@ -237,13 +272,9 @@ func (g *group) setFiltered(r *Reader, cols []arrow.Array, rows pageindex.Ranges
 		}
 	}
 	defer releaseArrays(cols)
-	for _, b := range g.buffers {
-		putBytes(b)
-	}
-	g.buffers = nil
 	g.filtered = array.NewRecordBatch(r.schema, cols, rows.Rows())
 	g.rows = rows.Rows()
-	return nil
+	return g
 }
 
 // span is a half-open range of positions in an array.

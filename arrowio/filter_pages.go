@@ -88,17 +88,26 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 	return x, nil
 }
 
-// readColumnRanges decodes the rows of ranges of one column. A flat
-// column with an OffsetIndex reads only its dictionary and the data pages
-// that overlap ranges; other columns read the whole chunk. The pooled
-// buffers go to g.buffers.
-func (r *Reader) readColumnRanges(ctx context.Context, g *group, rg *footer.RowGroup, col column, idx *rowGroupIndex, ranges pageindex.Ranges, dec *decompressor) (arrow.Array, error) {
+// readColumnRanges decodes the rows of ranges of one column of row group
+// gi. A flat column with an OffsetIndex reads only its dictionary and the
+// data pages that overlap ranges; other columns read the whole chunk. The
+// arrays do not keep the bytes read, which go back to the pool.
+func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
+	rg := &r.ft.Meta.RowGroups[gi]
 	n := rg.NumRows
+	var buffers [][]byte
+	defer func() {
+		for _, b := range buffers {
+			putBytes(b)
+		}
+	}()
+	dec := decompressors.Get().(*decompressor)
+	defer decompressors.Put(dec)
 	if col.nested == nil {
 		md := rg.Columns[col.leaf.Column].MetaData
 		if oi := idx.oi[col.leaf.Column]; oi != nil && md != nil {
 			if p, ok := pageindex.IndexPages(nil, oi, n); ok {
-				return r.readPages(ctx, g, md, col, oi, p.FirstRows, ranges)
+				return r.readPages(ctx, gi, md, col, oi, p.FirstRows, ranges, &buffers, dec)
 			}
 		}
 	}
@@ -107,28 +116,28 @@ func (r *Reader) readColumnRanges(ctx context.Context, g *group, rg *footer.RowG
 	for _, leaf := range col.leafNodes() {
 		md := rg.Columns[leaf.Column].MetaData
 		if md == nil {
-			return nil, &CorruptError{Offset: -1, RowGroup: g.index, Column: leaf.DottedPath(), Page: -1,
+			return nil, &CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
 				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", ErrCorrupt)}
 		}
 		start, length, err := chunkRange(md, r.ft.MetaOffset, r.padChunks)
 		if err != nil {
-			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: g.index, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 		}
 		chunks = append(chunks, columnChunk{md: md, base: start})
 		brs = append(brs, byteRange{start, start + length})
 	}
-	bufs, err := r.readRanges(ctx, brs, &g.buffers)
+	bufs, err := r.readRanges(ctx, brs, &buffers)
 	if err != nil {
-		return nil, fmt.Errorf("row group %d: %w", g.index, err)
+		return nil, fmt.Errorf("row group %d: %w", gi, err)
 	}
 	for k := range chunks {
 		chunks[k].data = bufs[k]
 	}
 	var l columnReader
 	if col.nested == nil {
-		l, err = newLeafReader(col.leaf, g.index, chunks[0].md, chunks[0].data, chunks[0].base, n, col.field.Type, &r.opts, nil)
+		l, err = newLeafReader(col.leaf, gi, chunks[0].md, chunks[0].data, chunks[0].base, n, col.field.Type, &r.opts, nil)
 	} else {
-		l, err = newNestedReader(col.nested, g.index, chunks, n, &r.opts)
+		l, err = newNestedReader(col.nested, gi, chunks, n, &r.opts)
 	}
 	if err != nil {
 		return nil, err
@@ -145,15 +154,16 @@ func (r *Reader) readColumnRanges(ctx context.Context, g *group, rg *footer.RowG
 	return takeSpans(arr, spans, r)
 }
 
-// readPages decodes the rows of ranges of a flat column from the chunk's
-// leading pages (its dictionary) and the data pages that overlap ranges,
-// which first (the pages' first rows) and oi locate.
-func (r *Reader) readPages(ctx context.Context, g *group, md *footer.ColumnMetaData, col column, oi *footer.OffsetIndex,
-	first []int64, ranges pageindex.Ranges) (arrow.Array, error) {
-	n := r.ft.Meta.RowGroups[g.index].NumRows
+// readPages decodes the rows of ranges of a flat column of row group gi
+// from the chunk's leading pages (its dictionary) and the data pages that
+// overlap ranges, which first (the pages' first rows) and oi locate. The
+// pooled buffers it reads into are appended to buffers.
+func (r *Reader) readPages(ctx context.Context, gi int, md *footer.ColumnMetaData, col column, oi *footer.OffsetIndex,
+	first []int64, ranges pageindex.Ranges, buffers *[][]byte, dec *decompressor) (arrow.Array, error) {
+	n := r.ft.Meta.RowGroups[gi].NumRows
 	start, length, err := chunkRange(md, r.ft.MetaOffset, r.padChunks)
 	if err != nil {
-		return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: g.index, Column: col.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
 	}
 	end := start + length
 	locs := oi.PageLocations
@@ -176,7 +186,7 @@ func (r *Reader) readPages(ctx context.Context, g *group, md *footer.ColumnMetaD
 			continue
 		}
 		if loc.Offset < start || loc.CompressedPageSize <= 0 || loc.Offset > end || int64(loc.CompressedPageSize) > end-loc.Offset {
-			return nil, &CorruptError{Offset: loc.Offset, RowGroup: g.index, Column: col.leaf.DottedPath(), Page: p,
+			return nil, &CorruptError{Offset: loc.Offset, RowGroup: gi, Column: col.leaf.DottedPath(), Page: p,
 				Err: fmt.Errorf("%w: offset index page of %d bytes at offset %d lies outside the column chunk [%d, %d)", ErrCorrupt, loc.CompressedPageSize, loc.Offset, start, end)}
 		}
 		if m := len(brs); m > 0 && brs[m-1].end == loc.Offset {
@@ -195,9 +205,9 @@ func (r *Reader) readPages(ctx context.Context, g *group, md *footer.ColumnMetaD
 		}
 		rows += pe - pf
 	}
-	bufs, err := r.readRanges(ctx, brs, &g.buffers)
+	bufs, err := r.readRanges(ctx, brs, buffers)
 	if err != nil {
-		return nil, fmt.Errorf("row group %d: %w", g.index, err)
+		return nil, fmt.Errorf("row group %d: %w", gi, err)
 	}
 	var chunk []byte
 	if len(bufs) == 1 {
@@ -211,22 +221,20 @@ func (r *Reader) readPages(ctx context.Context, g *group, md *footer.ColumnMetaD
 		for _, b := range bufs {
 			chunk = append(chunk, b...)
 		}
-		g.buffers = append(g.buffers, chunk)
+		*buffers = append(*buffers, chunk)
 	}
-	l, err := newLeafReader(col.leaf, g.index, md, chunk, start, rows, col.field.Type, &r.opts, nil)
+	l, err := newLeafReader(col.leaf, gi, md, chunk, start, rows, col.field.Type, &r.opts, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer l.release()
-	dec := decompressors.Get().(*decompressor)
-	defer decompressors.Put(dec)
 	arr, err := l.readRows(int(rows), dec)
 	if err != nil {
 		return nil, err
 	}
 	if l.left != 0 || l.pages.pos < len(l.pages.data) {
 		arr.Release()
-		return nil, &CorruptError{Offset: start, RowGroup: g.index, Column: col.leaf.DottedPath(), Page: -1,
+		return nil, &CorruptError{Offset: start, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", ErrCorrupt)}
 	}
 	return takeSpans(arr, spans, r)
