@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
 )
 
 // TestReaderPageIndexAndBloom reads the page index and bloom filters of a
@@ -52,5 +54,17 @@ func TestReaderPageIndexAndBloom(t *testing.T) {
 	}
 	if meta := r2.Metadata().RowGroups[0].Columns[0]; meta.ColumnIndexOffset.Set || meta.OffsetIndexOffset.Set {
 		t.Fatalf("DisablePageIndex wrote index offsets: %+v", meta)
+	}
+	one := writeFile(t, rec.Schema(), WriteOptions{Columns: map[string]ColumnOptions{"s": {PageIndex: footer.Some(false)}}}, rec)
+	r3, err := Open(bytes.NewReader(one), int64(len(one)), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r3.Close()
+	if ci, oi, err := r3.PageIndex(0, "s"); ci != nil || oi != nil || err != nil {
+		t.Fatalf("column s with its page index off: %v, %v, %v", ci, oi, err)
+	}
+	if ci, oi, err := r3.PageIndex(0, "id"); ci == nil || oi == nil || err != nil {
+		t.Fatalf("column id: %v, %v, %v", ci, oi, err)
 	}
 }
