@@ -64,3 +64,39 @@ func TestFilterWithNestedColumns(t *testing.T) {
 		t.Error("a filter on a struct field opened")
 	}
 }
+
+// TestFilterDictionaryColumn filters on a string column read as an Arrow
+// dictionary, projected and not, against a brute-force filter.
+func TestFilterDictionaryColumn(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rows := filterData(rand.New(rand.NewPCG(2, 9)), 700)
+	rec := filterBatch(mem, rows)
+	file := writeFile(t, filterSchema, WriteOptions{DataPageRows: 50, MaxRowGroupRows: 300}, rec)
+	rec.Release()
+	p := pageindex.Or(pageindex.HasPrefix("s", "b"), pageindex.Eq("s", pageindex.String("cc")))
+	want := bruteForce(t, file, p)
+	got := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem, Dictionary: []string{"s"}})
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%s: got %d rows, want %d", p, len(got), len(want))
+	}
+	var ids []int64
+	for _, r := range rows {
+		if r.s != nil && ((*r.s)[0] == 'b' || *r.s == "cc") {
+			ids = append(ids, r.id)
+		}
+	}
+	gotIDs := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem, Dictionary: []string{"s"}, Columns: []string{"id"}})
+	if fmt.Sprint(gotIDs) != fmt.Sprint(idRows(ids)) {
+		t.Fatalf("%s, id only: got %v, want %v", p, gotIDs, ids)
+	}
+}
+
+// idRows formats ids as filteredRows formats rows of the id column.
+func idRows(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = fmt.Sprint(id) + "|"
+	}
+	return out
+}
