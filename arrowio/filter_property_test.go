@@ -325,7 +325,7 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 		if fi%2 == 0 {
 			buf = writeFile(t, filterSchema, WriteOptions{DataPageRows: 1 + rng.IntN(60), MaxRowGroupRows: rgRows,
 				PageVersion: PageVersion(1 + rng.IntN(2)), DisablePageIndex: fi%4 == 2,
-				Columns:     map[string]ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: bloom}}}, rec)
+				Columns: map[string]ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: bloom}}}, rec)
 		} else {
 			writer = "arrow-go"
 			buf = writeArrowGo(t, rec, rgRows)
