@@ -3,6 +3,7 @@ package arrowio
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 
 // countingReaderAt counts and records the byte ranges read through it.
 type countingReaderAt struct {
-	f     *os.File
+	f     io.ReaderAt
 	mu    sync.Mutex
 	bytes int64
 	reads []byteRange

@@ -14,8 +14,9 @@ import (
 )
 
 // TestFilterWithNestedColumns filters a file whose projected columns
-// include a list and a struct (read whole and cut to the selected rows)
-// by a flat column, and compares every row with a brute-force filter.
+// include a list and a struct (read by their leaves' pages that hold the
+// selected rows) by a flat column, and compares every row with a
+// brute-force filter.
 func TestFilterWithNestedColumns(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -47,14 +48,32 @@ func TestFilterWithNestedColumns(t *testing.T) {
 	}
 	rec := b.NewRecordBatch()
 	b.Release()
-	file := writeFile(t, schema, WriteOptions{DataPageRows: 128, MaxRowGroupRows: 1000}, rec)
+	files := map[string][]byte{
+		"quiver":   writeFile(t, schema, WriteOptions{DataPageRows: 128, MaxRowGroupRows: 1000}, rec),
+		"arrow-go": writeArrowGo(t, rec, 1000),
+	}
 	rec.Release()
-	for _, p := range []pageindex.Predicate{
+	for writer, file := range files {
+		t.Run(writer, func(t *testing.T) { checkNestedFilters(t, mem, file) })
+	}
+}
+
+// checkNestedFilters compares filtered reads of file, whose first column
+// is id, with brute-force filters.
+func checkNestedFilters(t *testing.T, mem memory.Allocator, file []byte) {
+	preds := []pageindex.Predicate{
 		pageindex.Eq("id", pageindex.Int(1234)),
 		pageindex.Or(pageindex.Less("id", pageindex.Int(40)), pageindex.In("id", pageindex.Int(999), pageindex.Int(2500))),
 		pageindex.And(pageindex.GreaterEq("id", pageindex.Int(700)), pageindex.Less("id", pageindex.Int(2100))),
 		pageindex.Eq("id", pageindex.Int(-5)),
-	} {
+	}
+	rng := rand.New(rand.NewPCG(uint64(len(file)), 3))
+	for range 12 {
+		lo := int64(rng.IntN(3000))
+		preds = append(preds, pageindex.Or(pageindex.And(pageindex.GreaterEq("id", pageindex.Int(lo)), pageindex.Less("id", pageindex.Int(lo+int64(rng.IntN(300))))),
+			pageindex.In("id", pageindex.Int(int64(rng.IntN(3000))), pageindex.Int(int64(rng.IntN(3000))))))
+	}
+	for _, p := range preds {
 		got, want := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem}), bruteForce(t, file, p)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s: got %d rows, want %d:\n%q\n%q", p, len(got), len(want), got, want)

@@ -1,12 +1,15 @@
 package arrowio
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // TestTakeSpans takes random spans of sliced random arrays of every flat
@@ -48,5 +51,43 @@ func TestTakeSpans(t *testing.T) {
 			got.Release()
 			src.Release()
 		}
+	}
+}
+
+// TestPagesCovering checks the rows a column with leaves paged apart
+// decodes for some ranges, and where the ranges lie among them.
+func TestPagesCovering(t *testing.T) {
+	firsts := [][]int64{{0, 10, 20, 30}, {0, 20, 30}} // two leaves of 40 rows
+	cases := []struct {
+		ranges, want pageindex.Ranges
+	}{
+		{pageindex.Ranges{{Start: 12, End: 13}}, pageindex.Ranges{{Start: 0, End: 20}}},
+		{pageindex.Ranges{{Start: 31, End: 32}}, pageindex.Ranges{{Start: 30, End: 40}}},
+		{pageindex.Ranges{{Start: 0, End: 1}, {Start: 39, End: 40}}, pageindex.Ranges{{Start: 0, End: 20}, {Start: 30, End: 40}}},
+		{pageindex.Ranges{{Start: 19, End: 21}}, pageindex.Ranges{{Start: 0, End: 30}}},
+	}
+	for _, c := range cases {
+		got := pagesCovering(firsts, c.ranges, 40)
+		// Every leaf's pages must tile the cover exactly.
+		for _, first := range firsts {
+			var tiled pageindex.Ranges
+			for _, p := range overlappingPages(first, got, 40) {
+				pf, pe := pageSpan(first, p, 40)
+				tiled = pageindex.Union(tiled, pageindex.Ranges{{Start: pf, End: pe}})
+			}
+			if fmt.Sprint(tiled) != fmt.Sprint(got) {
+				t.Errorf("ranges %v: cover %v, but pages %v tile %v", c.ranges, got, first, tiled)
+			}
+		}
+		if len(pageindex.Intersect(got, c.ranges)) != len(c.ranges) || pageindex.Intersect(got, c.ranges).Rows() != c.ranges.Rows() {
+			t.Errorf("ranges %v: cover %v does not hold them", c.ranges, got)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("ranges %v: cover %v, want %v", c.ranges, got, c.want)
+		}
+	}
+	spans := positionsIn(pageindex.Ranges{{Start: 10, End: 20}, {Start: 30, End: 40}}, pageindex.Ranges{{Start: 12, End: 14}, {Start: 18, End: 20}, {Start: 30, End: 31}, {Start: 35, End: 40}})
+	if fmt.Sprint(spans) != "[{2 4} {8 11} {15 20}]" {
+		t.Errorf("positionsIn = %v", spans)
 	}
 }
