@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
@@ -24,9 +26,9 @@ type rowFilter struct {
 	eval  []int // for each leaf of bound.Leaves(), its index in cols
 }
 
-// newRowFilter binds opts.Filter to the file. Filter columns must be
-// top-level leaf fields; those not projected are read for the filter
-// alone.
+// newRowFilter binds opts.Filter to the file. Filter columns are leaves
+// with no repeated field on their path (top-level fields or fields of
+// structs); those not projected are read for the filter alone.
 func newRowFilter(ft *footer.Footer, opts *ReadOptions, projected []column) (*rowFilter, error) {
 	b, err := pageindex.Bind(opts.Filter, ft.Schema)
 	if err != nil {
@@ -35,11 +37,8 @@ func newRowFilter(ft *footer.Footer, opts *ReadOptions, projected []column) (*ro
 	f := &rowFilter{bound: b, cols: projected}
 	var missing []string
 	for _, leaf := range b.Leaves() {
-		if leaf.Parent != ft.Schema.Root {
-			return nil, fmt.Errorf("%w: filter column %q is not a top-level field", ErrUnsupported, leaf.DottedPath())
-		}
 		if findLeafColumn(projected, leaf) < 0 {
-			missing = append(missing, leaf.Name)
+			missing = append(missing, leaf.DottedPath())
 		}
 	}
 	if len(missing) > 0 {
@@ -57,14 +56,61 @@ func newRowFilter(ft *footer.Footer, opts *ReadOptions, projected []column) (*ro
 	return f, nil
 }
 
-// findLeafColumn returns the index of the flat column reading leaf, or -1.
+// findLeafColumn returns the index of the column reading leaf, or -1.
 func findLeafColumn(cols []column, leaf *footer.Node) int {
 	for i, c := range cols {
-		if c.nested == nil && c.leaf == leaf {
+		if slices.Contains(c.leafNodes(), leaf) {
 			return i
 		}
 	}
 	return -1
+}
+
+// leafArray returns the values of leaf within arr, the array of its
+// top-level field: arr itself for a top-level leaf, and for a field of
+// structs the child array, null wherever it or a struct above it is.
+func leafArray(arr arrow.Array, leaf *footer.Node, mem memory.Allocator) (arrow.Array, error) {
+	if len(leaf.Path) == 1 {
+		arr.Retain()
+		return arr, nil
+	}
+	ancestors := []arrow.Array{arr}
+	cur := arr
+	for _, name := range leaf.Path[1:] {
+		st, ok := cur.(*array.Struct)
+		if !ok {
+			return nil, fmt.Errorf("%w: filter column %q: %s is not a struct", ErrUnsupported, leaf.DottedPath(), cur.DataType())
+		}
+		k, ok := st.DataType().(*arrow.StructType).FieldIdx(name)
+		if !ok {
+			return nil, fmt.Errorf("%w: filter column %q: no field %q in %s", ErrUnsupported, leaf.DottedPath(), name, st.DataType())
+		}
+		ancestors = append(ancestors, st)
+		cur = st.Field(k)
+	}
+	d := cur.Data()
+	n, off := d.Len(), d.Offset()
+	valid := memory.NewResizableBuffer(mem)
+	defer valid.Release()
+	valid.Resize(int(bitutil.BytesForBits(int64(off + n))))
+	bits := valid.Bytes()
+	clear(bits)
+	nulls := 0
+	for i := range n {
+		ok := cur.IsValid(i)
+		for _, a := range ancestors[1:] {
+			ok = ok && a.IsValid(i)
+		}
+		if ok {
+			bitutil.SetBit(bits, off+i)
+		} else {
+			nulls++
+		}
+	}
+	bufs := append([]*memory.Buffer{valid}, d.Buffers()[1:]...)
+	nd := array.NewData(d.DataType(), n, bufs, d.Children(), nulls, off)
+	defer nd.Release()
+	return array.MakeFromData(nd), nil
 }
 
 // chunkPages returns what the column chunk metadata of a predicate column
@@ -141,8 +187,11 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 		return nil, err
 	}
 	evalArrs := make([]arrow.Array, len(f.eval))
+	defer releaseArrays(evalArrs)
 	for k, c := range f.eval {
-		evalArrs[k] = arrs[c]
+		if evalArrs[k], err = leafArray(arrs[c], leaves[k], r.opts.allocator()); err != nil {
+			return nil, err
+		}
 	}
 	sel, err := f.bound.Select(evalArrs, int(ranges.Rows()))
 	if err != nil {

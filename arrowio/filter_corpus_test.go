@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/internal/corpus"
 	"github.com/quiverio/quiver/pageindex"
@@ -84,9 +85,12 @@ func bruteForce(t *testing.T, buf []byte, p pageindex.Predicate) []string {
 		}
 		cols := make([]arrow.Array, len(b.Leaves()))
 		for i, l := range b.Leaves() {
-			cols[i] = rec.Column(rec.Schema().FieldIndices(l.Name)[0])
+			if cols[i], err = leafArray(rec.Column(rec.Schema().FieldIndices(l.Path[0])[0]), l, memory.DefaultAllocator); err != nil {
+				t.Fatal(err)
+			}
 		}
 		sel, err := b.Select(cols, int(rec.NumRows()))
+		releaseArrays(cols)
 		if err != nil {
 			t.Fatal(err)
 		}

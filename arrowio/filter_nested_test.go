@@ -2,8 +2,10 @@ package arrowio
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,8 +17,8 @@ import (
 
 // TestFilterWithNestedColumns filters a file whose projected columns
 // include a list and a struct (read by their leaves' pages that hold the
-// selected rows) by a flat column, and compares every row with a
-// brute-force filter.
+// selected rows) by a flat column and by a field of the struct, and
+// compares every row with a brute-force filter.
 func TestFilterWithNestedColumns(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -79,8 +81,27 @@ func checkNestedFilters(t *testing.T, mem memory.Allocator, file []byte) {
 			t.Fatalf("%s: got %d rows, want %d:\n%q\n%q", p, len(got), len(want), got, want)
 		}
 	}
-	if _, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Filter: pageindex.Eq("pt.x", pageindex.Int(3))}); err == nil {
-		t.Error("a filter on a struct field opened")
+	for _, p := range []pageindex.Predicate{
+		pageindex.Eq("pt.x", pageindex.Int(3)),
+		pageindex.IsNull("pt.x"),
+		pageindex.Not(pageindex.Less("pt.x", pageindex.Int(50))),
+		pageindex.And(pageindex.Less("id", pageindex.Int(900)), pageindex.In("pt.x", pageindex.Int(7), pageindex.Int(8))),
+	} {
+		want := bruteForce(t, file, p)
+		if got := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem}); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s: got %d rows, want %d", p, len(got), len(want))
+		}
+		// Not projected: only the ids of the same rows come back.
+		var ids []string
+		for _, row := range want {
+			ids = append(ids, strings.SplitN(row, "|", 2)[0]+"|")
+		}
+		if got := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem, Columns: []string{"id"}}); fmt.Sprint(got) != fmt.Sprint(ids) {
+			t.Fatalf("%s, id only: got %d rows, want %d", p, len(got), len(ids))
+		}
+	}
+	if _, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Filter: pageindex.Eq("tags.list.element", pageindex.String("t1"))}); !errors.Is(err, pageindex.ErrUnsupported) {
+		t.Errorf("a filter on a list element: %v, want pageindex.ErrUnsupported", err)
 	}
 }
 

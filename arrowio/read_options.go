@@ -48,7 +48,8 @@ type ReadOptions struct {
 	// ColumnIndex narrows the rest to the pages that may match, only those
 	// pages are read (by the OffsetIndex) for every projected column, and
 	// the predicate is evaluated on every remaining row. Filter columns
-	// must be top-level leaf fields; they need not be projected.
+	// are leaves with no repeated field on their path (top-level fields or
+	// fields of structs, as "a.b"); they need not be projected.
 	Filter pageindex.Predicate
 }
 
