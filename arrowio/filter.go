@@ -169,13 +169,14 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 	defer idx.release()
 	ranges := f.bound.Ranges(func(c int) (pageindex.Pages, bool) {
 		leaf := leaves[c]
-		if oi := idx.oi[leaf.Column]; oi != nil {
-			if p, ok := pageindex.IndexPages(idx.ci[leaf.Column], oi, n); ok {
+		if ci, oi := idx.ci[leaf.Column], idx.oi[leaf.Column]; ci != nil && oi != nil {
+			if p, ok := pageindex.IndexPages(ci, oi, n); ok {
 				p.Bloom = blooms[c]
 				return p, true
 			}
 		}
-		return withDict(c)
+		return withDict(c) // what the chunk's metadata, filter and dictionary tell
+
 	}, n)
 	if len(ranges) == 0 {
 		return g.setFiltered(r, nil, nil), nil
