@@ -105,11 +105,17 @@ func (s *bloomSink) addFixed(vals []byte, width int) {
 	}
 }
 
-// filter builds the chunk's bloom filter from the collected hashes.
-func (s *bloomSink) filter(o *BloomFilterOptions) *pageindex.Bloom {
-	slices.Sort(s.hashes)
-	s.hashes = slices.Compact(s.hashes)
-	b := pageindex.NewBloom(o.size(int64(len(s.hashes))))
+// filter builds the chunk's bloom filter from the collected hashes. When
+// the options size it by the chunk's distinct values and distinct (the
+// dictionary's size, or -1) does not give their number, the distinct
+// hashes are counted.
+func (s *bloomSink) filter(o *BloomFilterOptions, distinct int64) *pageindex.Bloom {
+	if o.Bytes <= 0 && o.NDV <= 0 && distinct < 0 {
+		slices.Sort(s.hashes)
+		s.hashes = slices.Compact(s.hashes)
+		distinct = int64(len(s.hashes))
+	}
+	b := pageindex.NewBloom(o.size(distinct))
 	b.InsertHashes(s.hashes)
 	return b
 }
@@ -219,7 +225,11 @@ func (c *columnWriter) finishIndex() {
 		c.idx.ci, c.idx.oi = c.idx.builder.Finish(int64(len(c.dictPage)))
 	}
 	if c.idx.sink != nil {
-		c.idx.bloom = c.idx.sink.filter(c.set.bloom)
+		distinct := int64(-1)
+		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
+			distinct = int64(c.dictCount) // every value went through the dictionary
+		}
+		c.idx.bloom = c.idx.sink.filter(c.set.bloom, distinct)
 	}
 }
 
