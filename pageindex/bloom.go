@@ -178,8 +178,8 @@ func ReadBloom(r io.ReaderAt, offset int64, length int32, limit int64) (*Bloom, 
 	if offset < 0 || offset >= limit {
 		return nil, fmt.Errorf("%w: bloom filter offset %d outside the %d bytes before the footer", ErrCorrupt, offset, limit)
 	}
-	if length < 0 || int64(length) > limit-offset {
-		return nil, fmt.Errorf("%w: bloom filter at offset %d: length %d runs past offset %d", ErrCorrupt, offset, length, limit)
+	if length < 0 || int64(length) > limit-offset || int64(length) > MaxBloomBytes+bloomHeaderGuess {
+		return nil, fmt.Errorf("%w: bloom filter at offset %d: length %d runs past offset %d or exceeds the largest filter", ErrCorrupt, offset, length, limit)
 	}
 	want := int64(length)
 	if length == 0 {
