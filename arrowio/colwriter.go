@@ -99,6 +99,8 @@ type columnWriter struct {
 	// The chunk's first dictionary-encoded page decides whether the
 	// dictionary pays (see dictPays); judged is set once it has.
 	judged bool
+	// The page index and bloom filter of the chunk (pageindex_write.go).
+	idx chunkIndex
 
 	// Reused scratch.
 	body, packed []byte
@@ -125,6 +127,9 @@ func newColumnWriter(n *footer.Node, dt arrow.DataType, set columnSettings) (*co
 		return nil, fmt.Errorf("column %q: %w", c.path, err)
 	}
 	c.vals = vw
+	if err := c.initIndex(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -140,6 +145,7 @@ func (c *columnWriter) startChunk() {
 	}
 	c.vals.startChunk(c.set.dictionary)
 	c.judged = false
+	c.startIndex()
 	c.startPage()
 }
 
@@ -228,9 +234,14 @@ func (c *columnWriter) flushPage() error {
 		return nil
 	}
 	var st *footer.Statistics
-	if c.set.pageStats {
+	if c.set.pageStats || c.idx.builder != nil && c.set.statistics {
 		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
 	}
+	hdrStats := st
+	if !c.set.pageStats {
+		hdrStats = nil
+	}
+	pageStart := len(c.data)
 	body := c.body[:0]
 	levels, repBytes, rows := 0, 0, c.levels
 	if c.nested {
@@ -270,7 +281,7 @@ func (c *columnWriter) flushPage() error {
 			Encoding:                enc,
 			DefinitionLevelEncoding: footer.EncodingRLE,
 			RepetitionLevelEncoding: footer.EncodingRLE,
-			Statistics:              st,
+			Statistics:              hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeData, DataPageHeader: &c.dph}
 		err = c.writePage(&c.data, body, 0, false, enc)
@@ -282,7 +293,7 @@ func (c *columnWriter) flushPage() error {
 			Encoding:                   enc,
 			RepetitionLevelsByteLength: int32(repBytes),
 			DefinitionLevelsByteLength: int32(levels - repBytes),
-			Statistics:                 st,
+			Statistics:                 hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
 		err = c.writePage(&c.data, body, levels, true, enc)
@@ -292,6 +303,7 @@ func (c *columnWriter) flushPage() error {
 	}
 	c.numValues += int64(c.levels)
 	c.nulls += int64(c.pageNulls)
+	c.indexPage(st, pageStart, rows)
 	c.startPage()
 	if unpaid {
 		// Later pages go without the dictionary; this one used it.
@@ -431,6 +443,7 @@ func (c *columnWriter) finishChunk() (*footer.ColumnMetaData, error) {
 	if size.UnencodedByteArrayDataBytes.Set || size.DefinitionLevelHistogram != nil {
 		md.SizeStatistics = size
 	}
+	c.finishIndex()
 	return md, nil
 }
 

@@ -36,6 +36,7 @@ type bytesWriter[O kernels.Offset] struct {
 
 	page, chunk bytesStats
 	unencoded   int64
+	bloom       *bloomSink // nil unless the column has a bloom filter
 
 	// Scratch for dictionary arrays.
 	didx   []int64
@@ -102,6 +103,7 @@ func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
 		return nil
 	}
 	addOffsets(&w.page, offs, data, w.order)
+	addOffsetHashes(w.bloom, offs, data)
 	w.unencoded += int64(offs[len(offs)-1] - offs[0])
 	if w.dictOn {
 		n := len(w.idx)

@@ -82,6 +82,7 @@ type fixedWriter[T fixedValue, U uint32 | uint64] struct {
 	vals  []T      // the page's values, when not dictionary-encoded
 
 	page, chunk fixedStats[T]
+	bloom       *bloomSink // nil unless the column has a bloom filter
 
 	// Scratch for dictionary arrays.
 	dconv  []T
@@ -128,6 +129,7 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 		vals = w.dense
 	}
 	w.page.update(vals, w.order)
+	addFixedHashes(w.bloom, vals)
 	if w.dictOn {
 		n := len(w.idx)
 		w.idx = slices.Grow(w.idx, len(vals))[:n+len(vals)]

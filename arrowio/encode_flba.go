@@ -30,6 +30,7 @@ type flbaWriter struct {
 	vals  []byte   // the page's values, when not dictionary-encoded
 
 	page, chunk bytesStats
+	bloom       *bloomSink // nil unless the column has a bloom filter
 
 	// Scratch for dictionary arrays.
 	didx   []int64
@@ -89,6 +90,7 @@ func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
 		w.dense, vals = d, d
 	}
 	w.page.addFixed(vals, wd, w.order)
+	w.bloom.addFixed(vals, wd)
 	if w.dictOn {
 		n := len(w.idx)
 		w.idx = slices.Grow(w.idx, len(vals)/wd)[:n+len(vals)/wd]

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // DefaultBatchSize is the number of rows per record batch when
@@ -49,6 +50,14 @@ type ReadOptions struct {
 	// missing is an error wrapping encrypt.ErrMissingKey. Pages that do
 	// not authenticate are errors wrapping encrypt.ErrAuthentication.
 	Decryption *encrypt.DecryptionConfig
+	// Filter, when set, returns only the rows that satisfy it: row groups
+	// its columns' statistics or bloom filters rule out are skipped, the
+	// ColumnIndex narrows the rest to the pages that may match, only those
+	// pages are read (by the OffsetIndex) for every projected column, and
+	// the predicate is evaluated on every remaining row. Filter columns
+	// are leaves with no repeated field on their path (top-level fields or
+	// fields of structs, as "a.b"); they need not be projected.
+	Filter pageindex.Predicate
 }
 
 func (o *ReadOptions) allocator() memory.Allocator {

@@ -30,6 +30,9 @@ type Reader struct {
 	// padChunks reads past each chunk's declared size, for writers known
 	// to understate it (see understatesChunkSize).
 	padChunks bool
+	// filter is ReadOptions.Filter bound to the file, nil without one
+	// (filter.go).
+	filter *rowFilter
 
 	mu     sync.Mutex
 	closed bool
@@ -86,6 +89,11 @@ func Open(r io.ReaderAt, size int64, opts ReadOptions) (*Reader, error) {
 	rd := &Reader{r: r, ft: ft, crypt: crypt, opts: opts, padChunks: understatesChunkSize(ft.Meta.CreatedBy.Or(""))}
 	if rd.schema, rd.cols, err = project(ft, &opts); err != nil {
 		return nil, err
+	}
+	if opts.Filter != nil {
+		if rd.filter, err = newRowFilter(ft, &opts, rd.cols); err != nil {
+			return nil, err
+		}
 	}
 	if opts.RowGroups == nil {
 		rd.groups = make([]int, len(ft.Meta.RowGroups))

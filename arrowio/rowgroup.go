@@ -30,6 +30,10 @@ type group struct {
 	leaves []columnReader // one per projected column
 	// buffers holds the pooled bytes of the column chunks.
 	buffers [][]byte
+	// filtered holds the rows of a filtered read (filter.go), which read
+	// slices from pos on; nil without a filter.
+	filtered arrow.RecordBatch
+	pos      int64
 }
 
 // release returns the group's pooled buffers; the group is not read again.
@@ -42,7 +46,10 @@ func (g *group) release() {
 	for _, b := range g.buffers {
 		putBytes(b)
 	}
-	g.buffers, g.leaves = nil, nil
+	if g.filtered != nil {
+		g.filtered.Release()
+	}
+	g.buffers, g.leaves, g.filtered = nil, nil, nil
 }
 
 // byteRange is a span of the file to read.
@@ -51,6 +58,9 @@ type byteRange struct{ start, end int64 }
 // openGroup reads the projected column chunks of row group i, coalescing
 // neighbouring chunks into single reads, and prepares their readers.
 func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
+	if r.filter != nil {
+		return r.openFiltered(ctx, i)
+	}
 	rg := &r.ft.Meta.RowGroups[i]
 	limit := r.ft.MetaOffset
 	var leaves []*footer.Node // the leaves of every projected column, in order
@@ -149,6 +159,9 @@ func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]b
 // read decodes the next n rows of every projected column, on up to
 // parallelism goroutines, into a record batch.
 func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch, error) {
+	if g.filtered != nil {
+		return g.readFiltered(n)
+	}
 	cols := make([]arrow.Array, len(g.leaves))
 	errs := make([]error, len(g.leaves))
 	work := func(c int) {

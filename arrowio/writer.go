@@ -57,6 +57,7 @@ type Writer struct {
 	numRows   int64
 	rowGroups []footer.RowGroup
 	enc       *encrypt.FileEncryptor // nil when the file is not encrypted
+	modules   [][]chunkModules       // per row group and column: page indexes and bloom filters for Close
 	err       error                  // the first error of the io.Writer: later calls return it
 	closed    bool
 }
@@ -294,6 +295,7 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 		}
 		md := mds[i]
 		place(md, base)
+		w.keepModules(len(w.rowGroups), c, base)
 		rg.Columns = append(rg.Columns, footer.ColumnChunk{FileOffset: base, MetaData: md})
 		if w.enc != nil {
 			if err := w.enc.FinishChunk(&rg.Columns[i], len(w.rowGroups), i); err != nil {
@@ -323,6 +325,9 @@ func (w *Writer) Close() error {
 	w.closed = true
 	if w.err != nil {
 		return w.err
+	}
+	if err := w.writeModules(); err != nil {
+		return err
 	}
 	meta := footer.FileMetaData{
 		Version:          2,

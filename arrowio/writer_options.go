@@ -80,6 +80,12 @@ type WriteOptions struct {
 	StatisticsTruncate int
 	// DisableCRC leaves the page CRC-32 out of page headers.
 	DisableCRC bool
+	// DisablePageIndex leaves out the ColumnIndex and OffsetIndex the
+	// Writer otherwise stores for every column chunk (between the last row
+	// group and the footer). ColumnIndex bounds are truncated as
+	// StatisticsTruncate says; a column without statistics gets only an
+	// OffsetIndex.
+	DisablePageIndex bool
 	// KeyValueMetadata is stored in the footer after the ARROW:schema entry,
 	// which it may not replace.
 	KeyValueMetadata []footer.KeyValue
@@ -112,6 +118,11 @@ type ColumnOptions struct {
 	Encoding footer.Optional[footer.Encoding]
 	// Statistics turns column chunk statistics on or off.
 	Statistics footer.Optional[bool]
+	// PageIndex turns the column's ColumnIndex and OffsetIndex on or off.
+	PageIndex footer.Optional[bool]
+	// BloomFilter, when set, writes a split-block bloom filter of the
+	// column's values for every column chunk (not for BOOLEAN columns).
+	BloomFilter *BloomFilterOptions
 }
 
 // columnSettings are one leaf's resolved options.
@@ -128,6 +139,8 @@ type columnSettings struct {
 	pageRows    int
 	pageVersion PageVersion
 	crc         bool
+	pageIndex   bool
+	bloom       *BloomFilterOptions // nil: no bloom filter
 }
 
 // resolve returns the settings of leaf n from o, checking the codec, level
@@ -145,6 +158,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
 		pageRows:    max(o.DataPageRows, 0),
 		pageVersion: o.PageVersion,
 		crc:         !o.DisableCRC,
+		pageIndex:   !o.DisablePageIndex,
 	}
 	if s.truncate == 0 {
 		s.truncate = DefaultStatisticsTruncate
@@ -179,6 +193,15 @@ func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
 		}
 		if v, set := c.Encoding.Get(); set {
 			enc, hasEnc = v, true
+		}
+		if v, set := c.PageIndex.Get(); set {
+			s.pageIndex = v
+		}
+		if c.BloomFilter != nil {
+			if err := c.BloomFilter.check(n); err != nil {
+				return s, err
+			}
+			s.bloom = c.BloomFilter
 		}
 	}
 	if err := checkLevel(s.codec, s.level); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/csv"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 func runCat(args []string, out io.Writer) error {
@@ -31,6 +32,7 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	n := fs.Int("limit", limit, "print at most this many rows (-1: all)")
 	format := fs.String("format", "jsonl", "output format: jsonl or csv")
 	keys := addKeyFlags(fs)
+	where := fs.String("where", "", `print only rows that satisfy this predicate, as 'x > 5 and s = "a"'`)
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
@@ -45,6 +47,11 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	opts := arrowio.ReadOptions{Decryption: cfg}
 	if *columns != "" {
 		opts.Columns = strings.Split(*columns, ",")
+	}
+	if *where != "" {
+		if opts.Filter, err = pageindex.Parse(*where); err != nil {
+			return fmt.Errorf("%w: --where: %w", errUsage, err)
+		}
 	}
 	if *n >= 0 && *n < arrowio.DefaultBatchSize {
 		opts.BatchSize = max(*n, 1)

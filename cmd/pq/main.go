@@ -2,11 +2,13 @@
 //
 // Usage:
 //
-//	pq schema FILE          the schema tree with types, repetition and levels
-//	pq meta [--json] FILE   row groups, column chunks, sizes, codecs, encodings, statistics
-//	pq cat [flags] FILE     rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv
-//	pq head [flags] FILE    the first 10 rows (same flags as cat)
-//	pq convert [flags] IN OUT  CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --page-version 2 --dictionary=false ...
+//	pq schema FILE                       the schema tree with types, repetition and levels
+//	pq meta [--json] FILE                row groups, column chunks, sizes, codecs, encodings, statistics
+//	pq cat [flags] FILE                  rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv --where 'x > 5 and s = "a"'
+//	pq head [flags] FILE                 the first 10 rows (same flags as cat)
+//	pq pageindex [--column c] FILE       each page's location, first row, null count, min and max
+//	pq bloom --column c --value v FILE   whether each row group's bloom filter may hold v
+//	pq convert [flags] IN OUT            CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --page-version 2 --dictionary=false ...
 //
 // Every command reads encrypted files given their keys: --footer-key KEY,
 // --column-key PATH:KEY (repeatable) and --aad-prefix PREFIX for files
@@ -34,9 +36,11 @@ type command struct {
 var commands = []command{
 	{"schema", "print the schema tree with types, repetition and levels", runSchema},
 	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
-	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv)", runCat},
+	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv --where PREDICATE)", runCat},
 	{"head", "print the first rows (cat with --limit 10)", runHead},
 	{"convert", "write CSV, JSON lines or Parquet as Parquet (--codec, --row-group-rows, --page-version, --dictionary, ...)", runConvert},
+	{"pageindex", "print the column and offset index of each column chunk (--column c)", runPageIndex},
+	{"bloom", "check a value against each row group's bloom filter (--column c --value v)", runBloom},
 }
 
 // errUsage marks an error caused by how pq was called (exit status 2).

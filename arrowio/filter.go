@@ -1,0 +1,407 @@
+package arrowio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// rowFilter is ReadOptions.Filter bound to a file: the columns a filtered
+// read decodes (the projected ones, then the filter's columns that are not
+// projected) and where each predicate column is among them.
+type rowFilter struct {
+	bound *pageindex.Bound
+	cols  []column
+	eval  []int // for each leaf of bound.Leaves(), its index in cols
+}
+
+// newRowFilter binds opts.Filter to the file. Filter columns are leaves
+// with no repeated field on their path (top-level fields or fields of
+// structs); those not projected are read for the filter alone.
+func newRowFilter(ft *footer.Footer, opts *ReadOptions, projected []column) (*rowFilter, error) {
+	b, err := pageindex.Bind(opts.Filter, ft.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("arrowio: filter %s: %w", opts.Filter, err)
+	}
+	f := &rowFilter{bound: b, cols: projected}
+	var missing []string
+	for _, leaf := range b.Leaves() {
+		if findLeafColumn(projected, leaf) < 0 {
+			missing = append(missing, leaf.DottedPath())
+		}
+	}
+	if len(missing) > 0 {
+		extra := *opts
+		extra.Columns = missing
+		_, cols, err := project(ft, &extra)
+		if err != nil {
+			return nil, fmt.Errorf("arrowio: filter columns: %w", err)
+		}
+		f.cols = append(append([]column(nil), projected...), cols...)
+	}
+	for _, leaf := range b.Leaves() {
+		f.eval = append(f.eval, findLeafColumn(f.cols, leaf))
+	}
+	return f, nil
+}
+
+// findLeafColumn returns the index of the column reading leaf, or -1.
+func findLeafColumn(cols []column, leaf *footer.Node) int {
+	for i, c := range cols {
+		if slices.Contains(c.leafNodes(), leaf) {
+			return i
+		}
+	}
+	return -1
+}
+
+// leafArray returns the values of leaf within arr, the array of its
+// top-level field: arr itself for a top-level leaf, and for a field of
+// structs the child array, null wherever it or a struct above it is.
+func leafArray(arr arrow.Array, leaf *footer.Node, mem memory.Allocator) (arrow.Array, error) {
+	if len(leaf.Path) == 1 {
+		arr.Retain()
+		return arr, nil
+	}
+	ancestors := []arrow.Array{arr}
+	cur := arr
+	for _, name := range leaf.Path[1:] {
+		st, ok := cur.(*array.Struct)
+		if !ok {
+			return nil, fmt.Errorf("%w: filter column %q: %s is not a struct", ErrUnsupported, leaf.DottedPath(), cur.DataType())
+		}
+		k, ok := st.DataType().(*arrow.StructType).FieldIdx(name)
+		if !ok {
+			return nil, fmt.Errorf("%w: filter column %q: no field %q in %s", ErrUnsupported, leaf.DottedPath(), name, st.DataType())
+		}
+		ancestors = append(ancestors, st)
+		cur = st.Field(k)
+	}
+	d := cur.Data()
+	n, off := d.Len(), d.Offset()
+	valid := memory.NewResizableBuffer(mem)
+	defer valid.Release()
+	valid.Resize(int(bitutil.BytesForBits(int64(off + n))))
+	bits := valid.Bytes()
+	clear(bits)
+	nulls := 0
+	for i := range n {
+		ok := cur.IsValid(i)
+		for _, a := range ancestors[1:] {
+			ok = ok && a.IsValid(i)
+		}
+		if ok {
+			bitutil.SetBit(bits, off+i)
+		} else {
+			nulls++
+		}
+	}
+	bufs := append([]*memory.Buffer{valid}, d.Buffers()[1:]...)
+	nd := array.NewData(d.DataType(), n, bufs, d.Children(), nulls, off)
+	defer nd.Release()
+	return array.MakeFromData(nd), nil
+}
+
+// chunkPages returns what the column chunk metadata of a predicate column
+// tells: one page of the chunk's statistics, with its bloom filter.
+func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom) (pageindex.Pages, bool) {
+	md := rg.Columns[leaf.Column].MetaData
+	if md == nil {
+		return pageindex.Pages{}, false
+	}
+	return pageindex.Pages{FirstRows: []int64{0}, Stats: []pageindex.Stats{pageindex.ChunkStats(md, leaf)}, Bloom: bloom}, true
+}
+
+// openFiltered reads the rows of row group i that satisfy the filter:
+// the row group is skipped when its statistics, bloom filters or small
+// dictionaries rule the predicate out, its ColumnIndex narrows the rows
+// to ranges of pages that may match, the predicate's columns decode the
+// pages overlapping those ranges (by the OffsetIndex), the predicate
+// evaluated on their rows selects the rows returned, and the other
+// projected columns decode only the pages holding those.
+func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
+	rg := &r.ft.Meta.RowGroups[i]
+	f := r.filter
+	leaves := f.bound.Leaves()
+	g := &group{index: i, schema: r.schema}
+	n := rg.NumRows
+	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil) }
+	if n <= 0 || f.bound.Match(stats, n) == pageindex.MatchNone {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	blooms, err := r.readBlooms(rg, i)
+	if err != nil {
+		return nil, err
+	}
+	withBloom := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], blooms[c]) }
+	if f.bound.Match(withBloom, n) == pageindex.MatchNone {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	dicts, err := r.readDictionaries(rg, i)
+	if err != nil {
+		return nil, err
+	}
+	withDict := func(c int) (pageindex.Pages, bool) {
+		p, ok := withBloom(c)
+		if ok && dicts[c] != nil {
+			p.Stats[0].Distinct = dicts[c]
+		}
+		return p, ok
+	}
+	if f.bound.Match(withDict, n) == pageindex.MatchNone {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	idx, err := r.readPageIndex(ctx, rg, i)
+	if err != nil {
+		return nil, err
+	}
+	defer idx.release()
+	ranges := f.bound.Ranges(func(c int) (pageindex.Pages, bool) {
+		leaf := leaves[c]
+		if ci, oi := idx.ci[leaf.Column], idx.oi[leaf.Column]; ci != nil && oi != nil {
+			if p, ok := pageindex.IndexPages(ci, oi, n); ok {
+				p.Bloom = blooms[c]
+				return p, true
+			}
+		}
+		return withDict(c) // what the chunk's metadata, filter and dictionary tell
+
+	}, n)
+	if len(ranges) == 0 {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	arrs := make([]arrow.Array, len(f.cols))
+	defer releaseArrays(arrs)
+	// The predicate's columns decode first, over the candidate ranges.
+	if err := r.decodeColumns(ctx, i, f.eval, idx, ranges, arrs); err != nil {
+		return nil, err
+	}
+	evalArrs := make([]arrow.Array, len(f.eval))
+	defer releaseArrays(evalArrs)
+	for k, c := range f.eval {
+		if evalArrs[k], err = leafArray(arrs[c], leaves[k], r.opts.allocator()); err != nil {
+			return nil, err
+		}
+	}
+	sel, err := f.bound.Select(evalArrs, int(ranges.Rows()))
+	if err != nil {
+		return nil, fmt.Errorf("row group %d: %w", i, err)
+	}
+	spans := selectedSpans(sel)
+	rows := selectedRows(ranges, spans)
+	if len(rows) == 0 {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	// The other projected columns decode only the selected rows.
+	out := make([]arrow.Array, len(r.cols))
+	var rest []int
+	for c := range r.cols {
+		if arrs[c] == nil {
+			rest = append(rest, c)
+			continue
+		}
+		arrs[c].Retain()
+		if out[c], err = takeSpans(arrs[c], spans, r); err != nil {
+			releaseArrays(out)
+			return nil, err
+		}
+	}
+	if err := r.decodeColumns(ctx, i, rest, idx, rows, out); err != nil {
+		releaseArrays(out)
+		return nil, err
+	}
+	return g.setFiltered(r, out, rows), nil
+}
+
+// decodeColumns decodes the rows of ranges of the filter's columns cols
+// (indexes into its cols, each decoded once into dst[c]) of row group i,
+// on up to ReadOptions.Parallelism goroutines.
+func (r *Reader) decodeColumns(ctx context.Context, i int, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
+	var todo []int
+	for _, c := range cols {
+		if dst[c] == nil && !slices.Contains(todo, c) {
+			todo = append(todo, c)
+		}
+	}
+	errs := make([]error, len(todo))
+	work := func(k int) {
+		if errs[k] = ctx.Err(); errs[k] == nil {
+			dst[todo[k]], errs[k] = r.readColumnRanges(ctx, i, r.filter.cols[todo[k]], idx, ranges)
+		}
+	}
+	if par := min(r.opts.parallelism(), len(todo)); par <= 1 {
+		for k := range todo {
+			work(k)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range par {
+			wg.Go(func() {
+				for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
+					work(k)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	return errors.Join(errs...)
+}
+
+// selectedSpans returns the runs of true in sel.
+func selectedSpans(sel []bool) []span {
+	var spans []span
+	start := -1
+	for k, s := range sel {
+		switch {
+		case s && start < 0:
+			start = k
+		case !s && start >= 0:
+			spans = append(spans, span{int64(start), int64(k)})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		spans = append(spans, span{int64(start), int64(len(sel))})
+	}
+	return spans
+}
+
+// selectedRows maps spans of positions among the rows of ranges back to
+// the rows of the row group.
+func selectedRows(ranges pageindex.Ranges, spans []span) pageindex.Ranges {
+	var out pageindex.Ranges
+	k, pos := 0, int64(0) // ranges[k] holds positions [pos, pos+its length)
+	for _, s := range spans {
+		for at := s.start; at < s.end; {
+			for at >= pos+ranges[k].End-ranges[k].Start {
+				pos += ranges[k].End - ranges[k].Start
+				k++
+			}
+			stop := min(s.end, pos+ranges[k].End-ranges[k].Start)
+			lo, hi := ranges[k].Start+at-pos, ranges[k].Start+stop-pos
+			if m := len(out); m > 0 && out[m-1].End == lo {
+				out[m-1].End = hi
+			} else {
+				out = append(out, pageindex.Range{Start: lo, End: hi})
+			}
+			at = stop
+		}
+	}
+	return out
+}
+
+// releaseArrays releases the non-nil arrays of arrs.
+func releaseArrays(arrs []arrow.Array) {
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+// setFiltered makes the group return cols, the projected columns over
+// rows, taking them over (nil cols means no rows), and returns it.
+func (g *group) setFiltered(r *Reader, cols []arrow.Array, rows pageindex.Ranges) *group {
+	if cols == nil {
+		mem := r.opts.allocator()
+		cols = make([]arrow.Array, len(r.cols))
+		for c := range cols {
+			cols[c] = array.MakeArrayOfNull(mem, r.schema.Field(c).Type, 0)
+		}
+	}
+	defer releaseArrays(cols)
+	g.filtered = array.NewRecordBatch(r.schema, cols, rows.Rows())
+	g.rows = rows.Rows()
+	return g
+}
+
+// span is a half-open range of positions in an array.
+type span struct{ start, end int64 }
+
+// takeSpans returns the rows of arr that spans cover, in order, taking
+// over the caller's reference to arr.
+func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
+	if len(spans) == 1 && spans[0].start == 0 && spans[0].end == int64(arr.Len()) {
+		return arr, nil
+	}
+	defer arr.Release()
+	if len(spans) == 0 {
+		return array.NewSlice(arr, 0, 0), nil
+	}
+	if len(spans) > 1 {
+		rows := 0
+		for _, s := range spans {
+			rows += int(s.end - s.start)
+		}
+		if out, ok := gatherSpans(arr, spans, rows, r.opts.allocator()); ok {
+			return out, nil
+		}
+	}
+	parts := make([]arrow.Array, len(spans))
+	for k, s := range spans {
+		parts[k] = array.NewSlice(arr, s.start, s.end)
+	}
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	if len(parts) == 1 {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	out, err := array.Concatenate(parts, r.opts.allocator())
+	if err != nil {
+		return nil, fmt.Errorf("arrowio: gathering filtered rows: %w", err)
+	}
+	return out, nil
+}
+
+// readFiltered returns the next n rows of a filtered group.
+func (g *group) readFiltered(n int) (arrow.RecordBatch, error) {
+	if int64(n) > g.rows-g.pos {
+		return nil, fmt.Errorf("arrowio: %d rows asked, the filtered row group has %d left", n, g.rows-g.pos)
+	}
+	rec := g.filtered.NewSlice(g.pos, g.pos+int64(n))
+	g.pos += int64(n)
+	return rec, nil
+}
+
+// readBlooms reads the bloom filters of the predicate columns that = or
+// IN can prune by, when the chunk has one. A filter in a layout this
+// package does not read is left out; a corrupt one is an error.
+func (r *Reader) readBlooms(rg *footer.RowGroup, i int) ([]*pageindex.Bloom, error) {
+	leaves := r.filter.bound.Leaves()
+	out := make([]*pageindex.Bloom, len(leaves))
+	for c, leaf := range leaves {
+		md := rg.Columns[leaf.Column].MetaData
+		if md == nil || !r.filter.bound.UsesBloom(c) {
+			continue
+		}
+		off, ok := md.BloomFilterOffset.Get()
+		if !ok {
+			continue
+		}
+		b, err := pageindex.ReadBloom(r.r, off, md.BloomFilterLength.Or(0), r.ft.MetaOffset)
+		switch {
+		case errors.Is(err, pageindex.ErrUnsupported):
+			continue
+		case err != nil:
+			return nil, r.indexError(i, leaf, off, err)
+		}
+		out[c] = b
+	}
+	return out, nil
+}

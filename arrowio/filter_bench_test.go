@@ -1,0 +1,79 @@
+package arrowio
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// BenchmarkWriterIndexes writes the order-lines table without page
+// indexes, with them (the default), and with bloom filters on the keys
+// and comments too.
+func BenchmarkWriterIndexes(b *testing.B) {
+	rec := benchRecord(200_000)
+	defer rec.Release()
+	bloom := &BloomFilterOptions{FPP: 0.01}
+	for _, c := range []struct {
+		name string
+		opts WriteOptions
+	}{
+		{"index=off", WriteOptions{DisablePageIndex: true}},
+		{"index=on", WriteOptions{}},
+		{"index=on,bloom=2", WriteOptions{Columns: map[string]ColumnOptions{"key": {BloomFilter: bloom}, "comment": {BloomFilter: bloom}}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(recordSize(rec))
+			b.ReportAllocs()
+			for b.Loop() {
+				w, err := NewWriter(io.Discard, rec.Schema(), c.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Write(rec); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFilteredRead reads a 1 M-row order-lines file in four row
+// groups whole, with a point lookup on the sorted key, and with an
+// equality on the low-cardinality mode column (one row in seven).
+func BenchmarkFilteredRead(b *testing.B) {
+	rec := benchRecord(1_000_000)
+	file := writeFile(b, rec.Schema(), WriteOptions{MaxRowGroupRows: 250_000}, rec)
+	size := recordSize(rec)
+	rec.Release()
+	for _, c := range []struct {
+		name   string
+		filter pageindex.Predicate
+	}{
+		{"filter=none", nil},
+		{"filter=key", pageindex.Eq("key", pageindex.Int(200_000))},
+		{"filter=mode", pageindex.Eq("mode", pageindex.String("RAIL"))},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Filter: c.filter})
+				if err != nil {
+					b.Fatal(err)
+				}
+				tbl, err := r.ReadTable(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				tbl.Release()
+				r.Close()
+			}
+		})
+	}
+}

@@ -1,0 +1,260 @@
+package arrowio
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// countingReaderAt counts and records the byte ranges read through it.
+type countingReaderAt struct {
+	f     io.ReaderAt
+	mu    sync.Mutex
+	bytes int64
+	reads []byteRange
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	c.mu.Lock()
+	c.bytes += int64(len(p))
+	c.reads = append(c.reads, byteRange{off, off + int64(len(p))})
+	c.mu.Unlock()
+	return c.f.ReadAt(p, off)
+}
+
+// writeTempFile writes batches of rows rows each, made by mk, to a file.
+func writeTempFile(t *testing.T, schema *arrow.Schema, opts WriteOptions, batches int, mk func(b int) arrow.RecordBatch) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := NewWriter(f, schema, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := range batches {
+		rec := mk(b)
+		err := w.Write(rec)
+		rec.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// openCounting opens path for reading with opts through a counting
+// ReaderAt.
+func openCounting(t *testing.T, path string, opts ReadOptions) (*Reader, *countingReaderAt, int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &countingReaderAt{f: f}
+	r, err := Open(c, st.Size(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, c, st.Size()
+}
+
+// readAllRows reads every batch of r and returns the row count.
+func readAllRows(t *testing.T, r *Reader) int64 {
+	t.Helper()
+	rr, err := r.RecordReader(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	var n int64
+	for rr.Next() {
+		n += rr.RecordBatch().NumRows()
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestPointLookupReadsLittle looks up one id of a sorted int64 column in
+// a 10 M-row file of three 8-byte columns (1 M rows with -short, with
+// pages a tenth the size) in 1 MiB pages and checks how much of the file
+// is read: under 1% when the id alone is projected, one page per column
+// (1.3%) when all are.
+func TestPointLookupReadsLittle(t *testing.T) {
+	rows, page, allShare := 10_000_000, 1<<20, 0.014
+	if testing.Short() {
+		// Footer and page index weigh more next to a tenth of the data.
+		rows, page, allShare = 1_000_000, 1<<20/10, 0.02
+	}
+	const perBatch = 1_000_000
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "v", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "w", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	path := writeTempFile(t, schema, WriteOptions{DataPageSize: page, DisableDictionary: true}, rows/perBatch, func(b int) arrow.RecordBatch {
+		rng := rand.New(rand.NewPCG(uint64(b), 1))
+		ids := make([]int64, perBatch)
+		vs := make([]float64, perBatch)
+		ws := make([]int64, perBatch)
+		for i := range ids {
+			ids[i] = int64(b*perBatch + i)
+			vs[i] = rng.Float64()
+			ws[i] = rng.Int64()
+		}
+		cols := []arrow.Array{array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, perBatch, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(ids))}, nil, 0, 0)),
+			array.NewFloat64Data(array.NewData(arrow.PrimitiveTypes.Float64, perBatch, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vs))}, nil, 0, 0)),
+			array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, perBatch, []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(ws))}, nil, 0, 0))}
+		return array.NewRecordBatch(schema, cols, perBatch)
+	})
+	target := int64(rows/2 + 12345)
+	// Projecting the id alone, the lookup reads one page of one of the
+	// three columns; projecting all of them, one page of each, which is
+	// 1/76 of each column's bytes with 1 MiB pages of 8-byte values.
+	for _, c := range []struct {
+		cols     []string
+		maxShare float64
+	}{{[]string{"id"}, 0.01}, {nil, allShare}} {
+		r, cr, size := openCounting(t, path, ReadOptions{Columns: c.cols, Filter: pageindex.Eq("id", pageindex.Int(target))})
+		rr, err := r.RecordReader(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			for k := range int(rec.NumRows()) {
+				got = append(got, rec.Column(0).(*array.Int64).Value(k))
+			}
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rr.Release()
+		r.Close()
+		if len(got) != 1 || got[0] != target {
+			t.Fatalf("lookup of %d returned %v", target, got)
+		}
+		share := float64(cr.bytes) / float64(size)
+		t.Logf("columns %v: point lookup read %d of %d bytes (%.3f%%) in %d reads", c.cols, cr.bytes, size, 100*share, len(cr.reads))
+		if share >= c.maxShare {
+			t.Errorf("columns %v: point lookup read %.2f%% of the file", c.cols, 100*share)
+		}
+	}
+}
+
+// TestAbsentKeyReadsNoPages looks up a string absent from a
+// high-cardinality column with bloom filters and checks that no byte of
+// any row group's pages is read: only the footer, indexes and filters.
+func TestAbsentKeyReadsNoPages(t *testing.T) {
+	rows := 400_000
+	if testing.Short() {
+		rows = 40_000
+	}
+	const perBatch = 20_000
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "key", Type: arrow.BinaryTypes.String},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	path := writeTempFile(t, schema, WriteOptions{Columns: map[string]ColumnOptions{"key": {BloomFilter: &BloomFilterOptions{FPP: 0.01}}}},
+		rows/perBatch, func(b int) arrow.RecordBatch {
+			rng := rand.New(rand.NewPCG(uint64(b), 2))
+			kb := array.NewStringBuilder(memory.DefaultAllocator)
+			nb := array.NewInt64Builder(memory.DefaultAllocator)
+			defer kb.Release()
+			defer nb.Release()
+			for i := range perBatch {
+				kb.Append(fmt.Sprintf("k%016x", rng.Uint64()))
+				nb.Append(int64(b*perBatch + i))
+			}
+			k, n := kb.NewArray(), nb.NewArray()
+			defer k.Release()
+			defer n.Release()
+			return array.NewRecordBatch(schema, []arrow.Array{k, n}, perBatch)
+		})
+	r, c, size := openCounting(t, path, ReadOptions{Filter: pageindex.Eq("key", pageindex.String("k_absent_0000000"))})
+	defer r.Close()
+	if n := readAllRows(t, r); n != 0 {
+		t.Fatalf("absent key: %d rows", n)
+	}
+	pagesEnd := int64(4)
+	for _, rg := range r.Metadata().RowGroups {
+		for _, cc := range rg.Columns {
+			start, length, err := chunkRange(cc.MetaData, r.ft.MetaOffset, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pagesEnd = max(pagesEnd, start+length)
+		}
+	}
+	for _, rd := range c.reads {
+		if rd.start < pagesEnd {
+			t.Errorf("read [%d, %d) touches the pages, which end at %d", rd.start, rd.end, pagesEnd)
+		}
+	}
+	t.Logf("absent key: %d reads, %d of %d bytes", len(c.reads), c.bytes, size)
+}
+
+// TestDictionaryPrunesRowGroup filters on a value between a chunk's min
+// and max that its small dictionary does not hold: the row group is ruled
+// out after reading the start of that chunk (its dictionary page), with
+// nothing of its other column read.
+func TestDictionaryPrunesRowGroup(t *testing.T) {
+	const rows = 60000
+	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}, {Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	path := writeTempFile(t, schema, WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
+		rng := rand.New(rand.NewPCG(uint64(b), 9))
+		sb := array.NewStringBuilder(memory.DefaultAllocator)
+		nb := array.NewInt64Builder(memory.DefaultAllocator)
+		defer sb.Release()
+		defer nb.Release()
+		for i := range rows {
+			sb.Append([]string{"apple", "zebra", "kiwi"}[i%(2+b)])
+			nb.Append(rng.Int64())
+		}
+		s, n := sb.NewArray(), nb.NewArray()
+		defer s.Release()
+		defer n.Release()
+		return array.NewRecordBatch(schema, []arrow.Array{s, n}, rows)
+	})
+	r, c, _ := openCounting(t, path, ReadOptions{Filter: pageindex.Eq("s", pageindex.String("kiwi"))})
+	defer r.Close()
+	if n := readAllRows(t, r); n != rows/3 {
+		t.Fatalf("%d rows of kiwi, want %d", n, rows/3)
+	}
+	md := r.Metadata().RowGroups[0].Columns[1].MetaData
+	start, length, err := chunkRange(md, r.ft.MetaOffset, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rd := range c.reads {
+		if rd.end > start && rd.start < start+length {
+			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.start, rd.end, start, start+length)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package arrowio
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// dictPruneBytes is the largest dictionary page (header and compressed
+// values) a filtered read fetches to rule a row group out by its values:
+// small dictionaries cost about one page index read.
+const dictPruneBytes = 64 << 10
+
+// readDictionaries returns, for each predicate column, the distinct values
+// of its chunk in row group i, PLAIN-encoded one by one, when every data
+// page of the chunk is dictionary-encoded (by its encoding_stats) and the
+// dictionary page is small; nil otherwise.
+func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error) {
+	leaves := r.filter.bound.Leaves()
+	out := make([][][]byte, len(leaves))
+	dec := decompressors.Get().(*decompressor)
+	defer decompressors.Put(dec)
+	for c, leaf := range leaves {
+		md := rg.Columns[leaf.Column].MetaData
+		if md == nil || !dictionaryOnly(md) {
+			continue
+		}
+		vals, err := r.readDictionaryValues(md, leaf, dec)
+		if err != nil {
+			return nil, fmt.Errorf("row group %d, column %q: dictionary: %w", i, leaf.DottedPath(), err)
+		}
+		out[c] = vals
+	}
+	return out, nil
+}
+
+// dictionaryOnly reports whether the chunk's encoding_stats show a
+// dictionary page and only dictionary-encoded data pages.
+func dictionaryOnly(md *footer.ColumnMetaData) bool {
+	dict, data := false, false
+	for _, s := range md.EncodingStats {
+		switch s.PageType {
+		case footer.PageTypeDictionary:
+			dict = dict || s.Count > 0
+		case footer.PageTypeData, footer.PageTypeDataV2:
+			if s.Count > 0 && s.Encoding != footer.EncodingRLEDictionary && s.Encoding != footer.EncodingPlainDictionary {
+				return false
+			}
+			data = data || s.Count > 0
+		}
+	}
+	return dict && data
+}
+
+// readDictionaryValues reads the dictionary page at the start of the
+// chunk when it fits in dictPruneBytes, and splits its values; nil when it
+// is larger or the chunk does not start with one.
+func (r *Reader) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node, dec *decompressor) ([][]byte, error) {
+	start, length, err := chunkRange(md, r.ft.MetaOffset, false)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	buf := make([]byte, min(length, dictPruneBytes))
+	if _, err := io.ReadFull(io.NewSectionReader(r.r, start, int64(len(buf))), buf); err != nil {
+		return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), start, err)
+	}
+	var h footer.PageHeader
+	n, err := footer.Unmarshal(buf, &h)
+	if err != nil || h.Type != footer.PageTypeDictionary || h.DictionaryPageHeader == nil ||
+		h.CompressedPageSize < 0 || int(h.CompressedPageSize) > len(buf)-n ||
+		h.UncompressedPageSize < 0 || int(h.UncompressedPageSize) > 4*dictPruneBytes {
+		return nil, nil // larger than worth reading, or not a dictionary page to go by
+	}
+	var dst []byte // uncompressed pages decode in place
+	if md.Codec != footer.CodecUncompressed {
+		dst = make([]byte, h.UncompressedPageSize)
+	}
+	body, err := dec.decompress(md.Codec, dst, buf[n:n+int(h.CompressedPageSize)], int(h.UncompressedPageSize))
+	if err != nil {
+		return nil, err
+	}
+	return pageindex.SplitPlain(leaf.Physical, leaf.TypeLength, int(h.DictionaryPageHeader.NumValues), body)
+}

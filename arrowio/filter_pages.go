@@ -1,0 +1,295 @@
+package arrowio
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// rowGroupIndex is the parsed page index of the column chunks a filtered
+// read uses, by file column; nil where a chunk has none. The ColumnIndex
+// bounds alias buffers that release returns to the pool.
+type rowGroupIndex struct {
+	ci   []*footer.ColumnIndex
+	oi   []*footer.OffsetIndex
+	bufs [][]byte
+}
+
+func (x *rowGroupIndex) release() {
+	for _, b := range x.bufs {
+		putBytes(b)
+	}
+	x.bufs = nil
+}
+
+// readPageIndex reads, in one coalesced read, the ColumnIndex of every
+// predicate column and the OffsetIndex of every leaf the filtered read
+// decodes. An index that lies outside the file's pages or does not
+// parse is an error.
+func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*rowGroupIndex, error) {
+	x := &rowGroupIndex{ci: make([]*footer.ColumnIndex, len(rg.Columns)), oi: make([]*footer.OffsetIndex, len(rg.Columns))}
+	type want struct {
+		leaf *footer.Node
+		ci   bool
+	}
+	var wants []want
+	var ranges []byteRange
+	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
+		start, end, ok, err := pageindex.IndexSpan(off, length, r.ft.MetaOffset)
+		if err != nil {
+			return &CorruptError{Offset: off.Value, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		}
+		if ok {
+			wants = append(wants, want{leaf, ci})
+			ranges = append(ranges, byteRange{start, end})
+		}
+		return nil
+	}
+	for _, leaf := range r.filter.bound.Leaves() {
+		cc := &rg.Columns[leaf.Column]
+		if err := add(leaf, true, cc.ColumnIndexOffset, cc.ColumnIndexLength); err != nil {
+			return nil, err
+		}
+	}
+	seen := make([]bool, len(rg.Columns))
+	for _, col := range r.filter.cols {
+		for _, leaf := range col.leafNodes() {
+			if seen[leaf.Column] {
+				continue
+			}
+			seen[leaf.Column] = true
+			cc := &rg.Columns[leaf.Column]
+			if err := add(leaf, false, cc.OffsetIndexOffset, cc.OffsetIndexLength); err != nil {
+				return nil, err
+			}
+		}
+	}
+	bufs, err := r.readRanges(ctx, ranges, &x.bufs)
+	if err != nil {
+		x.release()
+		return nil, fmt.Errorf("row group %d: page index: %w", i, err)
+	}
+	for k, w := range wants {
+		var msg footer.Message
+		if w.ci {
+			ci := new(footer.ColumnIndex)
+			x.ci[w.leaf.Column], msg = ci, ci
+		} else {
+			oi := new(footer.OffsetIndex)
+			x.oi[w.leaf.Column], msg = oi, oi
+		}
+		if _, err := footer.Unmarshal(bufs[k], msg); err != nil {
+			x.release()
+			return nil, &CorruptError{Offset: ranges[k].start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", ErrCorrupt, err)}
+		}
+	}
+	return x, nil
+}
+
+// readColumnRanges decodes the rows of ranges of one column of row group
+// gi. When every leaf of the column has an OffsetIndex, only the leading
+// pages (the dictionary) and the data pages that cover ranges are read,
+// all leaves in one coalesced read; otherwise the whole chunks are. The
+// arrays do not keep the bytes read, which go back to the pool.
+func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
+	rg := &r.ft.Meta.RowGroups[gi]
+	n := rg.NumRows
+	var buffers [][]byte
+	defer func() {
+		for _, b := range buffers {
+			putBytes(b)
+		}
+	}()
+	dec := decompressors.Get().(*decompressor)
+	defer decompressors.Put(dec)
+	leaves := col.leafNodes()
+	chunks := make([]columnChunk, len(leaves))
+	ends := make([]int64, len(leaves))
+	firsts := make([][]int64, len(leaves))
+	indexed := true
+	for k, leaf := range leaves {
+		md := rg.Columns[leaf.Column].MetaData
+		if md == nil {
+			return nil, &CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
+				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", ErrCorrupt)}
+		}
+		start, length, err := chunkRange(md, r.ft.MetaOffset, r.padChunks)
+		if err != nil {
+			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		}
+		chunks[k], ends[k] = columnChunk{md: md, base: start}, start+length
+		p, ok := pageindex.Pages{}, false
+		if oi := idx.oi[leaf.Column]; oi != nil {
+			p, ok = pageindex.IndexPages(nil, oi, n)
+		}
+		indexed = indexed && ok
+		firsts[k] = p.FirstRows
+	}
+	cover := pageindex.Full(n)
+	if indexed {
+		cover = pagesCovering(firsts, ranges, n)
+	}
+	// Each leaf's byte ranges: its whole chunk, or its leading pages and
+	// the data pages within cover.
+	var brs []byteRange
+	var owner []int // the leaf of each byte range
+	for k, leaf := range leaves {
+		if cover.Rows() == n {
+			brs, owner = append(brs, byteRange{chunks[k].base, ends[k]}), append(owner, k)
+			continue
+		}
+		leafRanges, err := pageRanges(idx.oi[leaf.Column], firsts[k], cover, n, chunks[k].base, ends[k])
+		if err != nil {
+			return nil, &CorruptError{Offset: chunks[k].base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: err}
+		}
+		for _, br := range leafRanges {
+			brs, owner = append(brs, br), append(owner, k)
+		}
+	}
+	bufs, err := r.readRanges(ctx, brs, &buffers)
+	if err != nil {
+		return nil, fmt.Errorf("row group %d: %w", gi, err)
+	}
+	for k := range chunks {
+		var parts [][]byte
+		for j, b := range bufs {
+			if owner[j] == k {
+				parts = append(parts, b)
+			}
+		}
+		if len(parts) == 1 {
+			chunks[k].data = parts[0]
+			continue
+		}
+		total := 0
+		for _, b := range parts {
+			total += len(b)
+		}
+		data := getBytes(total)[:0]
+		for _, b := range parts {
+			data = append(data, b...)
+		}
+		buffers = append(buffers, data)
+		chunks[k].data = data
+	}
+	rows := cover.Rows()
+	var l columnReader
+	if col.nested == nil {
+		l, err = newLeafReader(col.leaf, gi, chunks[0].md, chunks[0].data, chunks[0].base, rows, col.field.Type, &r.opts, nil)
+	} else {
+		l, err = newNestedReader(col.nested, gi, chunks, rows, &r.opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer l.release()
+	arr, err := l.readRows(int(rows), dec)
+	if err != nil {
+		return nil, err
+	}
+	if lr, ok := l.(*leafReader); ok && rows < n && (lr.left != 0 || lr.pages.pos < len(lr.pages.data)) {
+		arr.Release()
+		return nil, &CorruptError{Offset: chunks[0].base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
+			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", ErrCorrupt)}
+	}
+	return takeSpans(arr, positionsIn(cover, ranges), r)
+}
+
+// pagesCovering returns the rows of the pages that hold ranges, for
+// columns whose leaves' pages start at the rows firsts gives: the
+// smallest set of rows, including ranges, that every leaf's pages tile
+// exactly, so that every leaf decodes the same rows.
+func pagesCovering(firsts [][]int64, ranges pageindex.Ranges, n int64) pageindex.Ranges {
+	cover := ranges
+	for {
+		next := cover
+		for _, first := range firsts {
+			var spans pageindex.Ranges
+			for _, p := range overlappingPages(first, cover, n) {
+				pf, pe := pageSpan(first, p, n)
+				if k := len(spans); k > 0 && spans[k-1].End == pf {
+					spans[k-1].End = pe
+				} else {
+					spans = append(spans, pageindex.Range{Start: pf, End: pe})
+				}
+			}
+			next = pageindex.Union(next, spans)
+		}
+		if next.Rows() == cover.Rows() { // next includes cover
+			return cover
+		}
+		cover = next
+	}
+}
+
+// pageSpan returns the rows [first[p], first[p+1]) of page p of a row
+// group of n rows.
+func pageSpan(first []int64, p int, n int64) (int64, int64) {
+	if p+1 < len(first) {
+		return first[p], first[p+1]
+	}
+	return first[p], n
+}
+
+// overlappingPages returns, in order, the pages (by their first rows
+// first, in a row group of n rows) that hold rows of r.
+func overlappingPages(first []int64, r pageindex.Ranges, n int64) []int {
+	var out []int
+	k := 0
+	for p := range first {
+		pf, pe := pageSpan(first, p, n)
+		for k < len(r) && r[k].End <= pf {
+			k++
+		}
+		if k < len(r) && r[k].Start < pe {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pageRanges returns the byte ranges of a leaf's chunk [start, end) to
+// read for the rows of cover: the bytes before its first data page (the
+// dictionary) and the data pages oi locates within cover, adjacent ones
+// merged. A page outside the chunk is an error wrapping ErrCorrupt.
+func pageRanges(oi *footer.OffsetIndex, first []int64, cover pageindex.Ranges, n, start, end int64) ([]byteRange, error) {
+	var brs []byteRange
+	if head := oi.PageLocations[0].Offset; head > start {
+		brs = append(brs, byteRange{start, min(head, end)})
+	}
+	for _, p := range overlappingPages(first, cover, n) {
+		loc := oi.PageLocations[p]
+		if loc.Offset < start || loc.CompressedPageSize <= 0 || loc.Offset > end || int64(loc.CompressedPageSize) > end-loc.Offset {
+			return nil, fmt.Errorf("%w: offset index page %d of %d bytes at offset %d lies outside the column chunk [%d, %d)", ErrCorrupt, p, loc.CompressedPageSize, loc.Offset, start, end)
+		}
+		if m := len(brs); m > 0 && brs[m-1].end == loc.Offset {
+			brs[m-1].end += int64(loc.CompressedPageSize)
+		} else {
+			brs = append(brs, byteRange{loc.Offset, loc.Offset + int64(loc.CompressedPageSize)})
+		}
+	}
+	return brs, nil
+}
+
+// positionsIn returns where the rows of ranges lie among the rows of
+// cover, which holds them, counted from cover's first row.
+func positionsIn(cover, ranges pageindex.Ranges) []span {
+	var spans []span
+	pos, k := int64(0), 0
+	for _, c := range cover {
+		for ; k < len(ranges) && ranges[k].Start < c.End; k++ {
+			s := span{pos + max(ranges[k].Start, c.Start) - c.Start, pos + min(ranges[k].End, c.End) - c.Start}
+			if m := len(spans); m > 0 && spans[m-1].end == s.start {
+				spans[m-1].end = s.end
+			} else if s.start < s.end {
+				spans = append(spans, s)
+			}
+		}
+		pos += c.End - c.Start
+	}
+	return spans
+}

@@ -1,0 +1,88 @@
+package arrowio
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// chunkOf returns the column chunk of leaf column (a dotted path) in row
+// group rg.
+func (r *Reader) chunkOf(rg int, column string) (*footer.ColumnChunk, *footer.Node, error) {
+	if rg < 0 || rg >= len(r.ft.Meta.RowGroups) {
+		return nil, nil, fmt.Errorf("arrowio: row group %d of %d", rg, len(r.ft.Meta.RowGroups))
+	}
+	leaf := r.ft.Schema.LeafByPath(column)
+	if leaf == nil {
+		return nil, nil, fmt.Errorf("arrowio: no leaf column %q", column)
+	}
+	return &r.ft.Meta.RowGroups[rg].Columns[leaf.Column], leaf, nil
+}
+
+// PageIndex reads the ColumnIndex and OffsetIndex of leaf column (a
+// dotted path) in row group rg; each is nil when the file has none. The
+// indexes are read only when asked for: Open does not read them. A range
+// outside the file's pages or bytes that do not parse are errors wrapping
+// ErrCorrupt.
+func (r *Reader) PageIndex(rg int, column string) (*footer.ColumnIndex, *footer.OffsetIndex, error) {
+	if err := r.enter(); err != nil {
+		return nil, nil, err
+	}
+	defer r.active.Done()
+	cc, leaf, err := r.chunkOf(rg, column)
+	if err != nil {
+		return nil, nil, err
+	}
+	ci, oi := new(footer.ColumnIndex), new(footer.OffsetIndex)
+	hasCI, err := pageindex.ReadIndex(r.r, cc.ColumnIndexOffset, cc.ColumnIndexLength, r.ft.MetaOffset, ci)
+	if err != nil {
+		return nil, nil, r.indexError(rg, leaf, cc.ColumnIndexOffset.Value, err)
+	}
+	hasOI, err := pageindex.ReadIndex(r.r, cc.OffsetIndexOffset, cc.OffsetIndexLength, r.ft.MetaOffset, oi)
+	if err != nil {
+		return nil, nil, r.indexError(rg, leaf, cc.OffsetIndexOffset.Value, err)
+	}
+	if !hasCI {
+		ci = nil
+	}
+	if !hasOI {
+		oi = nil
+	}
+	return ci, oi, nil
+}
+
+// BloomFilter reads the bloom filter of leaf column (a dotted path) in row
+// group rg, with or without the bloom_filter_length the writer may have
+// left out; nil when the chunk has none. A filter in a layout pageindex
+// does not read is an error wrapping pageindex.ErrUnsupported; a corrupt
+// one wraps ErrCorrupt.
+func (r *Reader) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
+	if err := r.enter(); err != nil {
+		return nil, err
+	}
+	defer r.active.Done()
+	cc, leaf, err := r.chunkOf(rg, column)
+	if err != nil {
+		return nil, err
+	}
+	if cc.MetaData == nil || !cc.MetaData.BloomFilterOffset.Set {
+		return nil, nil
+	}
+	off := cc.MetaData.BloomFilterOffset.Value
+	b, err := pageindex.ReadBloom(r.r, off, cc.MetaData.BloomFilterLength.Or(0), r.ft.MetaOffset)
+	if err != nil {
+		return nil, r.indexError(rg, leaf, off, err)
+	}
+	return b, nil
+}
+
+// indexError places an error reading an index or filter of leaf in row
+// group rg at offset off: corrupt data becomes a *CorruptError.
+func (r *Reader) indexError(rg int, leaf *footer.Node, off int64, err error) error {
+	if errors.Is(err, pageindex.ErrCorrupt) {
+		return &CorruptError{Offset: off, RowGroup: rg, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+	}
+	return fmt.Errorf("row group %d, column %q: %w", rg, leaf.DottedPath(), err)
+}

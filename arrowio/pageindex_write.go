@@ -1,0 +1,305 @@
+package arrowio
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// BloomFilterOptions sizes the bloom filters of a column
+// ([ColumnOptions.BloomFilter]): one per column chunk, from the number
+// of distinct values and the false-positive probability, or from a byte
+// budget. Sizes are powers of two from 32 bytes to 128 MiB.
+type BloomFilterOptions struct {
+	// NDV is the expected number of distinct values in a column chunk;
+	// 0 counts the chunk's distinct values and sizes each filter for them.
+	NDV int64
+	// FPP is the false-positive probability the filter is sized for (0
+	// means 0.01); it must be below 1.
+	FPP float64
+	// Bytes, when positive, is the bitset size (rounded up to a power of
+	// two), and NDV and FPP are not used.
+	Bytes int
+}
+
+// check reports options that do not suit leaf n.
+func (o *BloomFilterOptions) check(n *footer.Node) error {
+	switch {
+	case n.Physical == footer.TypeBoolean || n.Physical == footer.TypeInt96:
+		return fmt.Errorf("%w: bloom filter on a %s column", ErrUnsupported, n.Physical)
+	case o.NDV < 0 || o.Bytes < 0 || !(o.FPP >= 0 && o.FPP < 1):
+		return fmt.Errorf("%w: bloom filter NDV %d, FPP %g, bytes %d", ErrUnsupported, o.NDV, o.FPP, o.Bytes)
+	}
+	return nil
+}
+
+// size returns the bitset size for a chunk with distinct distinct values.
+func (o *BloomFilterOptions) size(distinct int64) int {
+	if o.Bytes > 0 {
+		return o.Bytes
+	}
+	fpp := o.FPP
+	if fpp == 0 {
+		fpp = 0.01
+	}
+	if o.NDV > 0 {
+		distinct = o.NDV
+	}
+	return pageindex.BloomBytes(distinct, fpp)
+}
+
+// bloomSink collects the bloom hashes of a column chunk's non-null
+// values; the filter is sized and filled when the chunk ends. A nil sink
+// takes nothing.
+type bloomSink struct {
+	hashes []uint64
+}
+
+// addFixedHashes adds the hashes of fixed-width physical values.
+func addFixedHashes[T fixedValue](s *bloomSink, vals []T) {
+	if s == nil {
+		return
+	}
+	switch v := any(vals).(type) {
+	case []int32:
+		for _, x := range v {
+			s.hashes = append(s.hashes, pageindex.HashInt32(x))
+		}
+	case []int64:
+		for _, x := range v {
+			s.hashes = append(s.hashes, pageindex.HashInt64(x))
+		}
+	case []float32:
+		for _, x := range v {
+			s.hashes = append(s.hashes, pageindex.HashFloat32(x))
+		}
+	case []float64:
+		for _, x := range v {
+			s.hashes = append(s.hashes, pageindex.HashFloat64(x))
+		}
+	}
+}
+
+// addOffsetHashes adds the hashes of the byte arrays offs delimit in
+// data.
+func addOffsetHashes[O kernels.Offset](s *bloomSink, offs []O, data []byte) {
+	if s == nil {
+		return
+	}
+	for k := 1; k < len(offs); k++ {
+		s.hashes = append(s.hashes, pageindex.HashBytes(data[offs[k-1]:offs[k]]))
+	}
+}
+
+// addFixed adds the hashes of fixed-width byte arrays of width bytes.
+func (s *bloomSink) addFixed(vals []byte, width int) {
+	if s == nil || width <= 0 {
+		return
+	}
+	for k := 0; k+width <= len(vals); k += width {
+		s.hashes = append(s.hashes, pageindex.HashBytes(vals[k:k+width]))
+	}
+}
+
+// filter builds the chunk's bloom filter from the collected hashes. When
+// the options size it by the chunk's distinct values and distinct (the
+// dictionary's size, or -1) does not give their number, the distinct
+// hashes are counted.
+func (s *bloomSink) filter(o *BloomFilterOptions, distinct int64) *pageindex.Bloom {
+	if o.Bytes <= 0 && o.NDV <= 0 && distinct < 0 {
+		slices.Sort(s.hashes)
+		s.hashes = slices.Compact(s.hashes)
+		distinct = int64(len(s.hashes))
+	}
+	b := pageindex.NewBloom(o.size(distinct))
+	b.InsertHashes(s.hashes)
+	return b
+}
+
+func (w *fixedWriter[T, U]) setBloom(s *bloomSink) { w.bloom = s }
+func (w *bytesWriter[O]) setBloom(s *bloomSink)    { w.bloom = s }
+func (w *flbaWriter) setBloom(s *bloomSink)        { w.bloom = s }
+
+// chunkIndex is a column writer's page index and bloom filter state.
+type chunkIndex struct {
+	builder   *pageindex.IndexBuilder // nil when the page index is off
+	sink      *bloomSink              // nil without a bloom filter
+	unencoded int64                   // the chunk's BYTE_ARRAY bytes at the last page
+	rows      int64                   // rows of the chunk's pages so far
+	// The finished chunk's modules, with page offsets relative to the
+	// chunk's first byte.
+	chunkModules
+}
+
+// chunkModules are the page indexes and bloom filter of one column chunk.
+type chunkModules struct {
+	ci    *footer.ColumnIndex
+	oi    *footer.OffsetIndex
+	bloom *pageindex.Bloom
+}
+
+// initIndex prepares the column writer's page index and bloom filter.
+func (c *columnWriter) initIndex() error {
+	if c.set.pageIndex {
+		c.idx.builder = pageindex.NewIndexBuilder(c.node)
+	}
+	if c.set.bloom != nil {
+		bw, ok := c.vals.(interface{ setBloom(*bloomSink) })
+		if !ok {
+			return fmt.Errorf("%w: column %q: bloom filter on a %s column", ErrUnsupported, c.path, c.node.Physical)
+		}
+		c.idx.sink = &bloomSink{}
+		bw.setBloom(c.idx.sink)
+	}
+	return nil
+}
+
+// startIndex begins the index and filter of a new chunk.
+func (c *columnWriter) startIndex() {
+	if c.idx.builder != nil {
+		c.idx.builder.Reset()
+	}
+	if c.idx.sink != nil {
+		c.idx.sink.hashes = c.idx.sink.hashes[:0]
+	}
+	c.idx.unencoded, c.idx.rows = 0, 0
+	c.idx.chunkModules = chunkModules{}
+}
+
+// indexPage records the data page just written: it starts at pageStart
+// in c.data, holds rows rows, and st (nil without statistics) has its
+// bounds.
+func (c *columnWriter) indexPage(st *footer.Statistics, pageStart, rows int) {
+	first := c.idx.rows
+	c.idx.rows += int64(rows)
+	if c.idx.builder == nil {
+		return
+	}
+	e := pageindex.PageEntry{
+		Offset:    int64(pageStart),
+		Size:      int32(len(c.data) - pageStart),
+		FirstRow:  first,
+		NullCount: int64(c.pageNulls),
+		NonNull:   int64(c.levels - c.pageNulls),
+	}
+	if st != nil && st.MinValue != nil && st.MaxValue != nil {
+		e.Min, e.Max = slices.Clone(st.MinValue), slices.Clone(st.MaxValue)
+	}
+	switch {
+	case c.nested:
+		e.DefHistogram = levelHistogram(c.defLv, c.node.MaxDef)
+		if c.node.MaxRep > 0 {
+			e.RepHistogram = levelHistogram(c.repLv, c.node.MaxRep)
+		}
+	case c.node.MaxDef > 0:
+		e.DefHistogram = []int64{int64(c.pageNulls), int64(c.levels - c.pageNulls)}
+	}
+	if b, ok := c.vals.unencodedBytes(); ok {
+		e.UnencodedBytes = b - c.idx.unencoded
+		c.idx.unencoded = b
+	}
+	c.idx.builder.AddPage(e)
+}
+
+// levelHistogram counts levels by value, 0 to maxLevel.
+func levelHistogram(lv []int16, maxLevel int16) []int64 {
+	if maxLevel <= 0 {
+		return nil
+	}
+	h := make([]int64, maxLevel+1)
+	for _, l := range lv {
+		if l >= 0 && l <= maxLevel {
+			h[l]++
+		}
+	}
+	return h
+}
+
+// finishIndex builds the finished chunk's indexes and bloom filter.
+func (c *columnWriter) finishIndex() {
+	if c.idx.builder != nil {
+		c.idx.ci, c.idx.oi = c.idx.builder.Finish(int64(len(c.dictPage)))
+	}
+	if c.idx.sink != nil {
+		distinct := int64(-1)
+		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
+			distinct = int64(c.dictCount) // every value went through the dictionary
+		}
+		c.idx.bloom = c.idx.sink.filter(c.set.bloom, distinct)
+	}
+}
+
+// keepModules takes the modules of column writer c's finished chunk of
+// row group rg, which starts at file offset base, for Close to write.
+func (w *Writer) keepModules(rg int, c *columnWriter, base int64) {
+	for len(w.modules) <= rg {
+		w.modules = append(w.modules, nil)
+	}
+	m := c.idx.chunkModules
+	c.idx.chunkModules = chunkModules{}
+	if m.oi != nil {
+		for i := range m.oi.PageLocations {
+			m.oi.PageLocations[i].Offset += base
+		}
+	}
+	w.modules[rg] = append(w.modules[rg], m)
+}
+
+// writeModules writes the kept bloom filters, then every ColumnIndex, then
+// every OffsetIndex, after the last row group, and records where they are
+// in the row groups' column chunks.
+func (w *Writer) writeModules() error {
+	var buf []byte
+	for pass := range 3 {
+		for r, cols := range w.modules {
+			for c, m := range cols {
+				cc := &w.rowGroups[r].Columns[c]
+				start := w.offset
+				switch {
+				case pass == 0 && m.bloom != nil:
+					buf = appendBloomModule(buf[:0], m.bloom)
+				case pass == 1 && m.ci != nil:
+					buf = appendColumnIndexModule(buf[:0], m.ci)
+				case pass == 2 && m.oi != nil:
+					buf = appendOffsetIndexModule(buf[:0], m.oi)
+				default:
+					continue
+				}
+				if len(buf) > math.MaxInt32 {
+					return fmt.Errorf("%w: a page index or bloom filter of %d bytes", ErrUnsupported, len(buf))
+				}
+				if err := w.write(buf); err != nil {
+					return err
+				}
+				switch pass {
+				case 0:
+					cc.MetaData.BloomFilterOffset = footer.Some(start)
+					cc.MetaData.BloomFilterLength = footer.Some(int32(len(buf)))
+				case 1:
+					cc.ColumnIndexOffset, cc.ColumnIndexLength = footer.Some(start), footer.Some(int32(len(buf)))
+				case 2:
+					cc.OffsetIndexOffset, cc.OffsetIndexLength = footer.Some(start), footer.Some(int32(len(buf)))
+				}
+			}
+		}
+	}
+	w.modules = nil
+	return nil
+}
+
+// appendBloomModule appends a bloom filter as stored: header and bitset.
+func appendBloomModule(dst []byte, b *pageindex.Bloom) []byte { return b.Append(dst) }
+
+// appendColumnIndexModule appends a serialized ColumnIndex.
+func appendColumnIndexModule(dst []byte, ci *footer.ColumnIndex) []byte {
+	return footer.Marshal(dst, ci)
+}
+
+// appendOffsetIndexModule appends a serialized OffsetIndex.
+func appendOffsetIndexModule(dst []byte, oi *footer.OffsetIndex) []byte {
+	return footer.Marshal(dst, oi)
+}

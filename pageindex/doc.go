@@ -1,0 +1,12 @@
+// Package pageindex skips what a query does not need. It holds split-block
+// bloom filters (sizing, insert, check, reading and writing them), the
+// predicates a reader filters with ([Predicate]: comparisons, IN, IS NULL,
+// prefix match, AND, OR, NOT on typed literals), their evaluation against
+// min/max statistics and bloom filters (a tri-state [Match]), row ranges
+// ([Ranges]) built from a column chunk's ColumnIndex and OffsetIndex, and
+// the construction of those indexes for a writer ([IndexBuilder]).
+//
+// The package knows Parquet metadata (package footer) and reads Arrow
+// arrays to evaluate a predicate row by row ([Bound.Select]); it builds no
+// arrays.
+package pageindex

@@ -1,0 +1,40 @@
+package pageindex_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// Parse a predicate from text, or build the same one from its parts.
+func ExampleParse() {
+	p, err := pageindex.Parse(`price >= 10 and (city = "Oslo" or city is null) and not name prefix "tmp"`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p)
+	fmt.Println(pageindex.Columns(p))
+	q := pageindex.And(
+		pageindex.GreaterEq("price", pageindex.Int(10)),
+		pageindex.Or(pageindex.Eq("city", pageindex.String("Oslo")), pageindex.IsNull("city")),
+		pageindex.Not(pageindex.HasPrefix("name", "tmp")),
+	)
+	fmt.Println(q.String() == p.String())
+	// Output:
+	// (price >= 10) and ((city = "Oslo") or (city is null)) and (not (name prefix "tmp"))
+	// [price city name]
+	// true
+}
+
+// Size a bloom filter for 10 000 distinct values at a 1% false-positive
+// rate, fill it and query it.
+func ExampleBloom() {
+	b := pageindex.NewBloom(pageindex.BloomBytes(10_000, 0.01))
+	for i := range int64(10_000) {
+		b.Insert(pageindex.HashInt64(i))
+	}
+	fmt.Println(b.NumBytes(), b.Check(pageindex.HashInt64(42)))
+	// Output:
+	// 16384 true
+}
