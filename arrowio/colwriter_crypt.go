@@ -91,3 +91,21 @@ func (w *Writer) appendFooter(dst []byte, fm *footer.FileMetaData) []byte {
 	}
 	return footer.Marshal(dst, fm)
 }
+
+// finishEncryption records how each column chunk is encrypted and seals
+// the column metadata of those with their own key (or all, under a
+// plaintext footer). It runs at Close, once the page indexes and bloom
+// filters have added their offsets to the metadata.
+func (w *Writer) finishEncryption() error {
+	if w.enc == nil {
+		return nil
+	}
+	for r := range w.rowGroups {
+		for c := range w.rowGroups[r].Columns {
+			if err := w.enc.FinishChunk(&w.rowGroups[r].Columns[c], r, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -390,16 +390,12 @@ func (r *Reader) readBlooms(rg *footer.RowGroup, i int) ([]*pageindex.Bloom, err
 		if md == nil || !r.filter.bound.UsesBloom(c) {
 			continue
 		}
-		off, ok := md.BloomFilterOffset.Get()
-		if !ok {
-			continue
-		}
-		b, err := pageindex.ReadBloom(r.r, off, md.BloomFilterLength.Or(0), r.ft.MetaOffset)
+		b, err := r.readBloom(i, leaf, md)
 		switch {
 		case errors.Is(err, pageindex.ErrUnsupported):
 			continue
 		case err != nil:
-			return nil, r.indexError(i, leaf, off, err)
+			return nil, err
 		}
 		out[c] = b
 	}

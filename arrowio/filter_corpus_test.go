@@ -68,7 +68,13 @@ func recordRow(rec arrow.RecordBatch, k int) string {
 // bruteForce reads buf whole and keeps the rows p selects.
 func bruteForce(t *testing.T, buf []byte, p pageindex.Predicate) []string {
 	t.Helper()
-	r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{})
+	return bruteForceWith(t, buf, p, ReadOptions{})
+}
+
+// bruteForceWith is bruteForce reading with opts.
+func bruteForceWith(t *testing.T, buf []byte, p pageindex.Predicate, opts ReadOptions) []string {
+	t.Helper()
+	r, err := Open(bytes.NewReader(buf), int64(len(buf)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ const dictPruneBytes = 64 << 10
 // readDictionaries returns, for each predicate column, the distinct values
 // of its chunk in row group i, PLAIN-encoded one by one, when every data
 // page of the chunk is dictionary-encoded (by its encoding_stats) and the
-// dictionary page is small; nil otherwise.
+// dictionary page is small; nil otherwise (and for encrypted chunks, whose
+// dictionary pages are modules this shortcut does not open).
 func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error) {
 	leaves := r.filter.bound.Leaves()
 	out := make([][][]byte, len(leaves))
@@ -24,7 +25,7 @@ func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error
 	defer decompressors.Put(dec)
 	for c, leaf := range leaves {
 		md := rg.Columns[leaf.Column].MetaData
-		if md == nil || !dictionaryOnly(md) {
+		if md == nil || !dictionaryOnly(md) || rg.Columns[leaf.Column].CryptoMetadata != nil {
 			continue
 		}
 		vals, err := r.readDictionaryValues(md, leaf, dec)

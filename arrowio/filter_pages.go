@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -75,14 +76,25 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 	}
 	for k, w := range wants {
 		var msg footer.Message
+		t := encrypt.ModuleOffsetIndex
 		if w.ci {
 			ci := new(footer.ColumnIndex)
-			x.ci[w.leaf.Column], msg = ci, ci
+			x.ci[w.leaf.Column], msg, t = ci, ci, encrypt.ModuleColumnIndex
 		} else {
 			oi := new(footer.OffsetIndex)
 			x.oi[w.leaf.Column], msg = oi, oi
 		}
-		if _, err := footer.Unmarshal(bufs[k], msg); err != nil {
+		c, err := r.indexCipher(i, w.leaf.Column)
+		if err != nil {
+			x.release()
+			return nil, fmt.Errorf("row group %d, column %q: %w", i, w.leaf.DottedPath(), err)
+		}
+		plain, err := openModule(c, bufs[k], t)
+		if err != nil {
+			x.release()
+			return nil, r.indexError(i, w.leaf, ranges[k].start, err)
+		}
+		if _, err := footer.Unmarshal(plain, msg); err != nil {
 			x.release()
 			return nil, &CorruptError{Offset: ranges[k].start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", ErrCorrupt, err)}
 		}
@@ -110,7 +122,16 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	chunks := make([]columnChunk, len(leaves))
 	ends := make([]int64, len(leaves))
 	firsts := make([][]int64, len(leaves))
+	crypts, err := r.chunkCiphers(gi, leaves, n)
+	if err != nil {
+		return nil, err
+	}
+	// Encrypted pages carry their ordinal in their AAD: their chunks are
+	// read whole, so that the pages decrypt in order.
 	indexed := true
+	for _, pc := range crypts {
+		indexed = indexed && pc == nil
+	}
 	for k, leaf := range leaves {
 		md := rg.Columns[leaf.Column].MetaData
 		if md == nil {
@@ -187,6 +208,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 		return nil, err
 	}
 	defer l.release()
+	setPageCrypt(l, crypts)
 	arr, err := l.readRows(int(rows), dec)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -36,13 +37,13 @@ func (r *Reader) PageIndex(rg int, column string) (*footer.ColumnIndex, *footer.
 		return nil, nil, err
 	}
 	ci, oi := new(footer.ColumnIndex), new(footer.OffsetIndex)
-	hasCI, err := pageindex.ReadIndex(r.r, cc.ColumnIndexOffset, cc.ColumnIndexLength, r.ft.MetaOffset, ci)
+	hasCI, err := r.readIndex(rg, leaf, cc.ColumnIndexOffset, cc.ColumnIndexLength, ci, encrypt.ModuleColumnIndex)
 	if err != nil {
-		return nil, nil, r.indexError(rg, leaf, cc.ColumnIndexOffset.Value, err)
+		return nil, nil, err
 	}
-	hasOI, err := pageindex.ReadIndex(r.r, cc.OffsetIndexOffset, cc.OffsetIndexLength, r.ft.MetaOffset, oi)
+	hasOI, err := r.readIndex(rg, leaf, cc.OffsetIndexOffset, cc.OffsetIndexLength, oi, encrypt.ModuleOffsetIndex)
 	if err != nil {
-		return nil, nil, r.indexError(rg, leaf, cc.OffsetIndexOffset.Value, err)
+		return nil, nil, err
 	}
 	if !hasCI {
 		ci = nil
@@ -67,15 +68,10 @@ func (r *Reader) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cc.MetaData == nil || !cc.MetaData.BloomFilterOffset.Set {
+	if cc.MetaData == nil {
 		return nil, nil
 	}
-	off := cc.MetaData.BloomFilterOffset.Value
-	b, err := pageindex.ReadBloom(r.r, off, cc.MetaData.BloomFilterLength.Or(0), r.ft.MetaOffset)
-	if err != nil {
-		return nil, r.indexError(rg, leaf, off, err)
-	}
-	return b, nil
+	return r.readBloom(rg, leaf, cc.MetaData)
 }
 
 // indexError places an error reading an index or filter of leaf in row

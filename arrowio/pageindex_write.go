@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
 	"github.com/quiverio/quiver/pageindex"
@@ -253,21 +254,34 @@ func (w *Writer) keepModules(rg int, c *columnWriter, base int64) {
 // every OffsetIndex, after the last row group, and records where they are
 // in the row groups' column chunks.
 func (w *Writer) writeModules() error {
-	var buf []byte
+	var buf, plain []byte
 	for pass := range 3 {
 		for r, cols := range w.modules {
 			for c, m := range cols {
 				cc := &w.rowGroups[r].Columns[c]
 				start := w.offset
+				var ciph *encrypt.ChunkCipher
+				if w.enc != nil {
+					var err error
+					if ciph, err = w.enc.Chunk(r, c); err != nil {
+						return err
+					}
+				}
+				var err error
 				switch {
 				case pass == 0 && m.bloom != nil:
-					buf = appendBloomModule(buf[:0], m.bloom)
+					buf, plain, err = appendBloomModule(buf[:0], plain, m.bloom, ciph)
 				case pass == 1 && m.ci != nil:
-					buf = appendColumnIndexModule(buf[:0], m.ci)
+					plain = footer.Marshal(plain[:0], m.ci)
+					buf, err = sealModule(buf[:0], ciph, plain, encrypt.ModuleColumnIndex)
 				case pass == 2 && m.oi != nil:
-					buf = appendOffsetIndexModule(buf[:0], m.oi)
+					plain = footer.Marshal(plain[:0], m.oi)
+					buf, err = sealModule(buf[:0], ciph, plain, encrypt.ModuleOffsetIndex)
 				default:
 					continue
+				}
+				if err != nil {
+					return err
 				}
 				if len(buf) > math.MaxInt32 {
 					return fmt.Errorf("%w: a page index or bloom filter of %d bytes", ErrUnsupported, len(buf))
@@ -291,15 +305,22 @@ func (w *Writer) writeModules() error {
 	return nil
 }
 
-// appendBloomModule appends a bloom filter as stored: header and bitset.
-func appendBloomModule(dst []byte, b *pageindex.Bloom) []byte { return b.Append(dst) }
-
-// appendColumnIndexModule appends a serialized ColumnIndex.
-func appendColumnIndexModule(dst []byte, ci *footer.ColumnIndex) []byte {
-	return footer.Marshal(dst, ci)
-}
-
-// appendOffsetIndexModule appends a serialized OffsetIndex.
-func appendOffsetIndexModule(dst []byte, oi *footer.OffsetIndex) []byte {
-	return footer.Marshal(dst, oi)
+// appendBloomModule appends a bloom filter as stored: header and bitset,
+// each a module of its own sealed with c when the chunk is encrypted.
+// plain is scratch, returned for reuse.
+func appendBloomModule(dst, plain []byte, b *pageindex.Bloom, c *encrypt.ChunkCipher) ([]byte, []byte, error) {
+	plain = b.Append(plain[:0])
+	if c == nil {
+		return append(dst, plain...), plain, nil
+	}
+	var h footer.BloomFilterHeader
+	n, err := footer.Unmarshal(plain, &h)
+	if err != nil {
+		return dst, plain, err
+	}
+	if dst, err = c.Seal(dst, plain[:n], encrypt.ModuleBloomFilterHeader, 0); err != nil {
+		return dst, plain, err
+	}
+	dst, err = c.Seal(dst, plain[n:], encrypt.ModuleBloomFilterBitset, 0)
+	return dst, plain, err
 }

@@ -297,11 +297,6 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 		place(md, base)
 		w.keepModules(len(w.rowGroups), c, base)
 		rg.Columns = append(rg.Columns, footer.ColumnChunk{FileOffset: base, MetaData: md})
-		if w.enc != nil {
-			if err := w.enc.FinishChunk(&rg.Columns[i], len(w.rowGroups), i); err != nil {
-				return err
-			}
-		}
 		rg.TotalByteSize += md.TotalUncompressedSize
 		compressed += md.TotalCompressedSize
 	}
@@ -327,6 +322,9 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	if err := w.writeModules(); err != nil {
+		return err
+	}
+	if err := w.finishEncryption(); err != nil {
 		return err
 	}
 	meta := footer.FileMetaData{

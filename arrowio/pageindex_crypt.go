@@ -1,0 +1,153 @@
+package arrowio
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// Page indexes and bloom filters of encrypted column chunks are modules of
+// their own (the spec's ColumnIndex, OffsetIndex, bloom filter header and
+// bitset module types), sealed with the chunk's key.
+
+// indexCipher returns the cipher of the chunk of leaf column col in row
+// group rg, nil for a plaintext chunk or file.
+func (r *Reader) indexCipher(rg, col int) (*encrypt.ChunkCipher, error) {
+	if r.crypt == nil {
+		return nil, nil
+	}
+	return r.crypt.Chunk(rg, col)
+}
+
+// openModule returns the plaintext of the module of type t that is all of
+// buf, decrypted in place, or buf itself when c is nil.
+func openModule(c *encrypt.ChunkCipher, buf []byte, t encrypt.ModuleType) ([]byte, error) {
+	if c == nil {
+		return buf, nil
+	}
+	plain, n, err := c.Open(buf, t, 0)
+	if err != nil {
+		return nil, err
+	}
+	if n != len(buf) {
+		return nil, fmt.Errorf("%w: a %s module of %d bytes where the chunk metadata gives %d", ErrCorrupt, t, n, len(buf))
+	}
+	return plain, nil
+}
+
+// readIndex reads the ColumnIndex or OffsetIndex (msg, a module of type t
+// when encrypted) of leaf in row group rg that off and length locate, and
+// reports false when they are unset.
+func (r *Reader) readIndex(rg int, leaf *footer.Node, off footer.Optional[int64], length footer.Optional[int32], msg footer.Message, t encrypt.ModuleType) (bool, error) {
+	start, end, ok, err := pageindex.IndexSpan(off, length, r.ft.MetaOffset)
+	if err != nil {
+		return false, r.indexError(rg, leaf, off.Value, err)
+	}
+	if !ok {
+		return false, nil
+	}
+	c, err := r.indexCipher(rg, leaf.Column)
+	if err != nil {
+		return false, r.indexError(rg, leaf, start, err)
+	}
+	buf := make([]byte, end-start)
+	if _, err := r.r.ReadAt(buf, start); err != nil {
+		return false, r.indexError(rg, leaf, start, fmt.Errorf("reading the index at offset %d: %w", start, err))
+	}
+	plain, err := openModule(c, buf, t)
+	if err != nil {
+		return false, r.indexError(rg, leaf, start, err)
+	}
+	if _, err := footer.Unmarshal(plain, msg); err != nil {
+		return false, r.indexError(rg, leaf, start, fmt.Errorf("%w: index at offset %d: %w", pageindex.ErrCorrupt, start, err))
+	}
+	return true, nil
+}
+
+// readBloom reads the bloom filter of leaf's chunk in row group rg (md its
+// metadata), nil when it has none: a plaintext filter with or without
+// bloom_filter_length, or the header and bitset modules of an encrypted
+// chunk.
+func (r *Reader) readBloom(rg int, leaf *footer.Node, md *footer.ColumnMetaData) (*pageindex.Bloom, error) {
+	off, ok := md.BloomFilterOffset.Get()
+	if !ok {
+		return nil, nil
+	}
+	c, err := r.indexCipher(rg, leaf.Column)
+	if err != nil {
+		return nil, r.indexError(rg, leaf, off, err)
+	}
+	var b *pageindex.Bloom
+	if c == nil {
+		b, err = pageindex.ReadBloom(r.r, off, md.BloomFilterLength.Or(0), r.ft.MetaOffset)
+	} else {
+		b, err = r.readSealedBloom(c, off, md.BloomFilterLength.Or(0))
+	}
+	if err != nil {
+		return nil, r.indexError(rg, leaf, off, err)
+	}
+	return b, nil
+}
+
+// readSealedBloom reads an encrypted bloom filter at off: a header module
+// and a bitset module, each behind its 4-byte length, length bytes in all
+// (0: not recorded).
+func (r *Reader) readSealedBloom(c *encrypt.ChunkCipher, off int64, length int32) (*pageindex.Bloom, error) {
+	limit := r.ft.MetaOffset
+	module := func(at int64, t encrypt.ModuleType) ([]byte, int64, error) {
+		var lb [4]byte
+		if at < 4 || at > limit-4 {
+			return nil, 0, fmt.Errorf("%w: %s module at offset %d outside the %d bytes before the footer", pageindex.ErrCorrupt, t, at, limit)
+		}
+		if _, err := r.r.ReadAt(lb[:], at); err != nil {
+			return nil, 0, fmt.Errorf("reading the %s at offset %d: %w", t, at, err)
+		}
+		n := int64(binary.LittleEndian.Uint32(lb[:]))
+		if n > limit-at-4 || n > pageindex.MaxBloomBytes+1<<10 {
+			return nil, 0, fmt.Errorf("%w: %s module at offset %d declares %d bytes", pageindex.ErrCorrupt, t, at, n)
+		}
+		buf := make([]byte, 4+n)
+		if _, err := io.ReadFull(io.NewSectionReader(r.r, at, 4+n), buf); err != nil {
+			return nil, 0, fmt.Errorf("reading the %s at offset %d: %w", t, at, err)
+		}
+		plain, err := openModule(c, buf, t)
+		return plain, at + 4 + n, err
+	}
+	hdr, next, err := module(off, encrypt.ModuleBloomFilterHeader)
+	if err != nil {
+		return nil, err
+	}
+	bitset, end, err := module(next, encrypt.ModuleBloomFilterBitset)
+	if err != nil {
+		return nil, err
+	}
+	if length != 0 && end-off != int64(length) {
+		return nil, fmt.Errorf("%w: encrypted bloom filter at offset %d takes %d bytes, bloom_filter_length says %d", pageindex.ErrCorrupt, off, end-off, length)
+	}
+	// parquet-java pads the header module's plaintext with zeros after
+	// the Thrift header, as it does page headers: the bitset follows the
+	// header as parsed.
+	var h footer.BloomFilterHeader
+	n, err := footer.Unmarshal(hdr, &h)
+	if err != nil {
+		return nil, fmt.Errorf("%w: bloom filter header at offset %d: %w", pageindex.ErrCorrupt, off, err)
+	}
+	b, _, err := pageindex.ParseBloom(append(hdr[:n:n], bitset...))
+	if err != nil {
+		return nil, fmt.Errorf("bloom filter at offset %d: %w", off, err)
+	}
+	return b, nil
+}
+
+// sealModule appends to dst the module of type t holding plain, sealed
+// with c, or plain itself when c is nil.
+func sealModule(dst []byte, c *encrypt.ChunkCipher, plain []byte, t encrypt.ModuleType) ([]byte, error) {
+	if c == nil {
+		return append(dst, plain...), nil
+	}
+	return c.Seal(dst, plain, t, 0)
+}
