@@ -1,6 +1,9 @@
 package kernels
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Unpack8 decodes len(dst) values of width bits (0 to 8), packed LSB first as
 // in the RLE/bit-packing hybrid's bit-packed runs, from src and returns the
@@ -33,6 +36,11 @@ func Unpack32(dst []uint32, src []byte, width uint) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if width == 32 {
+		// Whole little-endian words: a copy.
+		copy(wordBytes(dst), src[:need])
+		return need, nil
+	}
 	unpack32(dst, src[:need], width)
 	return need, nil
 }
@@ -42,6 +50,10 @@ func Unpack64(dst []uint64, src []byte, width uint) (int, error) {
 	need, err := packedLen(len(dst), len(src), width, 64)
 	if err != nil {
 		return 0, err
+	}
+	if width == 64 {
+		copy(wordBytes(dst), src[:need])
+		return need, nil
 	}
 	unpack64(dst, src[:need], width)
 	return need, nil
@@ -58,4 +70,12 @@ func packedLen(n, have int, width, maxWidth uint) (int, error) {
 		return 0, fmt.Errorf("%w: %d values of width %d need %d bytes, have %d", ErrCorrupt, n, width, need, have)
 	}
 	return int(need), nil
+}
+
+// wordBytes views dst's memory as bytes, for widths whose packed form is
+// the words themselves (on the little-endian machines Arrow's buffers
+// assume).
+func wordBytes[T uint32 | uint64](dst []T) []byte {
+	var v T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)*int(unsafe.Sizeof(v)))
 }
