@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -18,42 +18,37 @@ import (
 func runPageIndex(args []string, out io.Writer) error {
 	fs := newFlags("pageindex")
 	column := fs.String("column", "", "only this column (dotted path)")
+	keys := addKeyFlags(fs)
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
 	}
-	ft, f, err := openWithFooter(file)
+	rd, leaves, err := openLeaves(file, keys, *column)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	leaves, err := selectLeaves(ft, *column)
-	if err != nil {
-		return err
-	}
+	defer rd.Close()
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
-	for g := range ft.Meta.RowGroups {
-		rg := &ft.Meta.RowGroups[g]
+	for g := range rd.NumRowGroups() {
 		for _, leaf := range leaves {
-			cc := &rg.Columns[leaf.Column]
 			fmt.Fprintf(tw, "row group %d, column %s:\n", g, leaf.DottedPath())
-			var ci footer.ColumnIndex
-			var oi footer.OffsetIndex
-			hasCI, err := pageindex.ReadIndex(f, cc.ColumnIndexOffset, cc.ColumnIndexLength, ft.MetaOffset, &ci)
+			pci, poi, err := rd.PageIndex(g, leaf.DottedPath())
 			if err != nil {
-				return fmt.Errorf("row group %d, column %s: column index: %w", g, leaf.DottedPath(), err)
+				return err
 			}
-			hasOI, err := pageindex.ReadIndex(f, cc.OffsetIndexOffset, cc.OffsetIndexLength, ft.MetaOffset, &oi)
-			if err != nil {
-				return fmt.Errorf("row group %d, column %s: offset index: %w", g, leaf.DottedPath(), err)
-			}
-			if !hasCI && !hasOI {
+			if pci == nil && poi == nil {
 				fmt.Fprintln(tw, "  no page index")
 				continue
 			}
-			if hasCI {
+			var ci footer.ColumnIndex
+			var oi footer.OffsetIndex
+			if pci != nil {
+				ci = *pci
 				fmt.Fprintf(tw, "  boundary order %s\n", ci.BoundaryOrder)
+			}
+			if poi != nil {
+				oi = *poi
 			}
 			fmt.Fprintln(tw, "  page\toffset\tsize\tfirst row\tnulls\tmin\tmax")
 			pages := max(len(oi.PageLocations), len(ci.NullPages))
@@ -79,35 +74,32 @@ func runPageIndex(args []string, out io.Writer) error {
 	return nil
 }
 
-// openWithFooter opens path and parses its footer; the caller closes the
-// file.
-func openWithFooter(path string) (*footer.Footer, *os.File, error) {
-	f, err := os.Open(path)
+// openLeaves opens path, decrypting with the key flags' configuration,
+// and returns its reader with the leaf named column, or every leaf when
+// column is "".
+func openLeaves(path string, keys *keyFlags, column string) (*arrowio.Reader, []*footer.Node, error) {
+	cfg, err := keys.config()
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := f.Stat()
-	if err == nil {
-		var ft *footer.Footer
-		if ft, err = footer.ReadFooter(f, st.Size()); err == nil {
-			return ft, f, nil
-		}
-		err = fmt.Errorf("%s: %w", path, err)
+	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Decryption: cfg})
+	if err != nil {
+		return nil, nil, err
 	}
-	f.Close()
-	return nil, nil, err
-}
-
-// selectLeaves returns the leaf named path, or every leaf when path is "".
-func selectLeaves(ft *footer.Footer, path string) ([]*footer.Node, error) {
-	if path == "" {
-		return ft.Schema.Leaves, nil
+	schema, err := footer.NewSchema(rd.Metadata().Schema, rd.Metadata().ColumnOrders)
+	if err != nil {
+		rd.Close()
+		return nil, nil, err
 	}
-	leaf := ft.Schema.LeafByPath(path)
+	if column == "" {
+		return rd, schema.Leaves, nil
+	}
+	leaf := schema.LeafByPath(column)
 	if leaf == nil {
-		return nil, fmt.Errorf("%w: no leaf column %q", errUsage, path)
+		rd.Close()
+		return nil, nil, fmt.Errorf("%w: no leaf column %q", errUsage, column)
 	}
-	return []*footer.Node{leaf}, nil
+	return rd, []*footer.Node{leaf}, nil
 }
 
 // runBloom says, for each row group, whether a column's bloom filter may
@@ -116,6 +108,7 @@ func runBloom(args []string, out io.Writer) error {
 	fs := newFlags("bloom")
 	column := fs.String("column", "", "the column (dotted path)")
 	value := fs.String("value", "", "the value to look up, as text: a number for numeric columns")
+	keys := addKeyFlags(fs)
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
@@ -123,37 +116,28 @@ func runBloom(args []string, out io.Writer) error {
 	if *column == "" {
 		return fmt.Errorf("%w: bloom needs --column", errUsage)
 	}
-	ft, f, err := openWithFooter(file)
+	rd, leaves, err := openLeaves(file, keys, *column)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	leaves, err := selectLeaves(ft, *column)
-	if err != nil {
-		return err
-	}
+	defer rd.Close()
 	leaf := leaves[0]
 	h, err := bloomHash(leaf, *value)
 	if err != nil {
 		return err
 	}
-	for g := range ft.Meta.RowGroups {
-		md := ft.Meta.RowGroups[g].Columns[leaf.Column].MetaData
-		off, ok := footer.Optional[int64]{}, false
-		if md != nil {
-			off, ok = md.BloomFilterOffset, md.BloomFilterOffset.Set
-		}
-		if !ok {
-			fmt.Fprintf(out, "row group %d: no bloom filter\n", g)
-			continue
-		}
-		bf, err := pageindex.ReadBloom(f, off.Value, md.BloomFilterLength.Or(0), ft.MetaOffset)
+	for g := range rd.NumRowGroups() {
+		bf, err := rd.BloomFilter(g, leaf.DottedPath())
 		if errors.Is(err, pageindex.ErrUnsupported) {
 			fmt.Fprintf(out, "row group %d: %v\n", g, err)
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("row group %d: %w", g, err)
+			return err
+		}
+		if bf == nil {
+			fmt.Fprintf(out, "row group %d: no bloom filter\n", g)
+			continue
 		}
 		verdict := "absent"
 		if bf.Check(h) {

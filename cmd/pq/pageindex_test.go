@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/internal/corpus"
 )
 
 // indexedFile writes 100 rows (x = 0..99, s = "s<x mod 7>") in pages of
@@ -90,5 +92,23 @@ func TestCatWhere(t *testing.T) {
 	}
 	if err := run([]string{"cat", "--where", "x >", path}, &strings.Builder{}); !errors.Is(err, errUsage) {
 		t.Errorf("bad --where: %v", err)
+	}
+}
+
+// TestEncryptedIndexCommands runs pageindex and bloom on parquet-mr's
+// encrypted file with its keys: the decrypted filter holds a stored value.
+func TestEncryptedIndexCommands(t *testing.T) {
+	in := filepath.Join(corpus.Dir(t), "data", "encrypt_columns_and_footer_bloom_filter.parquet.encrypted")
+	keys := []string{"--footer-key", "0123456789012345", "--column-key", "double_field:1234567890123450", "--column-key", "float_field:1234567890123451"}
+	out := string(runPQ(t, append(append([]string{"bloom", "--column", "double_field", "--value", "0.5"}, keys...), in)...))
+	if !strings.Contains(out, "row group 0: maybe present") {
+		t.Errorf("bloom: %s", out)
+	}
+	out = string(runPQ(t, append(append([]string{"pageindex", "--column", "double_field"}, keys...), in)...))
+	if !strings.Contains(out, "boundary order") || !strings.Contains(out, "0.5") {
+		t.Errorf("pageindex: %s", out)
+	}
+	if err := run([]string{"bloom", "--column", "double_field", "--value", "0.5", in}, &bytes.Buffer{}); err == nil {
+		t.Error("bloom read an encrypted file without its keys")
 	}
 }
