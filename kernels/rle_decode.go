@@ -324,7 +324,7 @@ func fillValues[T packable](s []T, v T) {
 	default:
 		w = uint64(v)
 	}
-	all := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*size)
+	all := plainBytes(s)
 	var pat [16]byte
 	binary.LittleEndian.PutUint64(pat[:8], w)
 	binary.LittleEndian.PutUint64(pat[8:], w)

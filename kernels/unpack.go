@@ -1,9 +1,6 @@
 package kernels
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // Unpack8 decodes len(dst) values of width bits (0 to 8), packed LSB first as
 // in the RLE/bit-packing hybrid's bit-packed runs, from src and returns the
@@ -38,7 +35,7 @@ func Unpack32(dst []uint32, src []byte, width uint) (int, error) {
 	}
 	if width == 32 {
 		// Whole little-endian words: a copy.
-		copy(wordBytes(dst), src[:need])
+		copy(plainBytes(dst), src[:need])
 		return need, nil
 	}
 	unpack32(dst, src[:need], width)
@@ -52,7 +49,7 @@ func Unpack64(dst []uint64, src []byte, width uint) (int, error) {
 		return 0, err
 	}
 	if width == 64 {
-		copy(wordBytes(dst), src[:need])
+		copy(plainBytes(dst), src[:need])
 		return need, nil
 	}
 	unpack64(dst, src[:need], width)
@@ -70,12 +67,4 @@ func packedLen(n, have int, width, maxWidth uint) (int, error) {
 		return 0, fmt.Errorf("%w: %d values of width %d need %d bytes, have %d", ErrCorrupt, n, width, need, have)
 	}
 	return int(need), nil
-}
-
-// wordBytes views dst's memory as bytes, for widths whose packed form is
-// the words themselves (on the little-endian machines Arrow's buffers
-// assume).
-func wordBytes[T uint32 | uint64](dst []T) []byte {
-	var v T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)*int(unsafe.Sizeof(v)))
 }
