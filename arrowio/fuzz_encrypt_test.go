@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -18,8 +19,9 @@ import (
 // with the corpus keys (128-bit, or with aes256 the 256-bit ones) and,
 // with prefix, the AAD prefix "tester". Seeds are the small encrypted
 // corpus files and files quiver writes in both footer modes and
-// algorithms. Reading must return rows or an error, never panic, and free
-// every buffer it allocated.
+// algorithms, with page indexes and bloom filters. Reading the table, and
+// the page indexes and bloom filters of the first chunks, must return
+// values or an error, never panic, and free every buffer it allocated.
 func FuzzReadEncrypted(f *testing.F) {
 	if root, err := corpus.Lookup(); err == nil {
 		for _, pat := range []string{"data/*.parquet.encrypted", "data/aes256/*.parquet.encrypted"} {
@@ -38,7 +40,8 @@ func FuzzReadEncrypted(f *testing.F) {
 		for _, plain := range []bool{false, true} {
 			cfg := &encrypt.EncryptionConfig{Algorithm: alg, FooterKey: keys["kf"], FooterKeyMetadata: []byte("kf"), PlaintextFooter: plain,
 				ColumnKeys: map[string]encrypt.ColumnKey{"b": {Key: keys["kc1"], KeyMetadata: []byte("kc1")}, "d.list.element": {}}}
-			f.Add(writeFile(f, encSchema, WriteOptions{Encryption: cfg, DataPageSize: 128}, rec), false, false)
+			f.Add(writeFile(f, encSchema, WriteOptions{Encryption: cfg, DataPageSize: 128, Columns: map[string]ColumnOptions{
+				"a": {BloomFilter: &BloomFilterOptions{Bytes: 32}}, "b": {BloomFilter: &BloomFilterOptions{Bytes: 32}}}}, rec), false, false)
 		}
 	}
 	f.Fuzz(func(t *testing.T, file []byte, aes256, prefix bool) {
@@ -55,6 +58,14 @@ func FuzzReadEncrypted(f *testing.F) {
 		if err == nil {
 			if tbl, err := rd.ReadTable(context.Background()); err == nil {
 				tbl.Release()
+			}
+			if schema, err := footer.NewSchema(rd.Metadata().Schema, rd.Metadata().ColumnOrders); err == nil {
+				for g := range min(rd.NumRowGroups(), 4) {
+					for _, leaf := range schema.Leaves[:min(len(schema.Leaves), 4)] {
+						rd.PageIndex(g, leaf.DottedPath())
+						rd.BloomFilter(g, leaf.DottedPath())
+					}
+				}
 			}
 			rd.Close()
 		}
