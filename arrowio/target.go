@@ -242,9 +242,14 @@ func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
 func putInt64As(d []byte, v int64) {
 	if len(d) >= 8 {
 		binary.LittleEndian.PutUint64(d, uint64(v))
-		fill := byte(v >> 63)
-		for j := 8; j < len(d); j++ {
-			d[j] = fill
+		// Decimal128 and decimal256 take the sign in whole words.
+		fill := uint64(v >> 63)
+		j := 8
+		for ; j+8 <= len(d); j += 8 {
+			binary.LittleEndian.PutUint64(d[j:], fill)
+		}
+		for ; j < len(d); j++ {
+			d[j] = byte(fill)
 		}
 		return
 	}
