@@ -374,3 +374,24 @@ func BenchmarkDecompress(b *testing.B) {
 		})
 	}
 }
+
+// TestZstdChecksums checks that a zstd frame's content checksum is verified
+// when ReadOptions.VerifyCRC asks for it, and skipped otherwise.
+func TestZstdChecksums(t *testing.T) {
+	src, _ := pageData(5000, 3)
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := enc.EncodeAll(src, nil)
+	page[len(page)-1] ^= 0x40 // the last byte of the content checksum
+	var d decompressor
+	got, err := decodePage(&d, footer.CodecZstd, page, len(src))
+	if err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("checksums skipped: %v", err)
+	}
+	d.checksums = true
+	if _, err := decodePage(&d, footer.CodecZstd, page, len(src)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("checksums verified: got %v, want ErrCorrupt", err)
+	}
+}

@@ -22,6 +22,7 @@ func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error
 	leaves := r.filter.bound.Leaves()
 	out := make([][][]byte, len(leaves))
 	dec := decompressors.Get().(*decompressor)
+	dec.checksums = r.opts.VerifyCRC
 	defer decompressors.Put(dec)
 	for c, leaf := range leaves {
 		md := rg.Columns[leaf.Column].MetaData

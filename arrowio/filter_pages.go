@@ -117,6 +117,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 		}
 	}()
 	dec := decompressors.Get().(*decompressor)
+	dec.checksums = r.opts.VerifyCRC
 	defer decompressors.Put(dec)
 	leaves := col.leafNodes()
 	chunks := make([]columnChunk, len(leaves))

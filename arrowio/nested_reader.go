@@ -24,6 +24,7 @@ type columnReader interface {
 // readRows reads a flat column's next n rows with dec.
 func (l *leafReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
 	l.dec = dec
+	dec.checksums = l.pages.verifyCRC
 	defer func() { l.dec = nil }()
 	return l.read(n)
 }
@@ -86,6 +87,7 @@ func (r *nestedReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
 	}()
 	for i, l := range r.leaves {
 		l.dec = dec
+		dec.checksums = l.pages.verifyCRC
 		def, rep, vals, err := l.readRows(n)
 		l.dec = nil
 		if err != nil {

@@ -32,8 +32,11 @@ type ReadOptions struct {
 	// Allocator provides the memory of the returned arrays; nil means
 	// memory.DefaultAllocator.
 	Allocator memory.Allocator
-	// VerifyCRC checks every page's CRC-32 when the page header has one; a
-	// mismatch is a *CorruptError naming the page.
+	// VerifyCRC checks every page's CRC-32 when the page header has one, and
+	// the content checksums of zstd frames; a mismatch is a *CorruptError
+	// naming the page. Without it those checksums are skipped (the sizes a
+	// page declares are still checked, and corrupt bytes still give an error
+	// or wrong values, never a panic).
 	VerifyCRC bool
 	// Mapping tunes the Arrow types columns read as (string layout, INT96
 	// unit, whether to honour a stored ARROW:schema).
