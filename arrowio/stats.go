@@ -273,14 +273,22 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 		}
 		return
 	}
-	// Track the bounds as positions in data; copy once at the end.
+	// Track the bounds as positions in data; copy once at the end. Most
+	// values fall strictly between the bounds by their first 8 bytes alone.
 	lo, hi := data[offs[0]:offs[1]], data[offs[0]:offs[1]]
+	loKey := prefixKey(data, int(offs[0]), len(lo))
+	hiKey := loKey
 	for i := 1; i < len(offs)-1; i++ {
-		v := data[offs[i]:offs[i+1]]
-		if lessBytes(v, lo) {
-			lo = v
-		} else if lessBytes(hi, v) {
-			hi = v
+		at, end := int(offs[i]), int(offs[i+1])
+		k := prefixKey(data, at, end-at)
+		if k > loKey && k < hiKey {
+			continue
+		}
+		v := data[at:end]
+		if k < loKey || k == loKey && lessBytes(v, lo) {
+			lo, loKey = v, k
+		} else if k > hiKey || k == hiKey && lessBytes(hi, v) {
+			hi, hiKey = v, k
 		}
 	}
 	s.add(lo, order)
@@ -299,17 +307,51 @@ func (s *bytesStats) addFixed(data []byte, width int, order statOrder) {
 		}
 		return
 	}
+	// Prefix keys as in addOffsets; flipping the top bit makes unsigned key
+	// order the signed order of big-endian decimals of one width.
+	var flip uint64
+	if order == orderDecimal {
+		flip = 1 << 63
+	}
 	lo, hi := data[:width], data[:width]
+	loKey := prefixKey(data, 0, width) ^ flip
+	hiKey := loKey
 	for i := width; i+width <= len(data); i += width {
+		k := prefixKey(data, i, width) ^ flip
+		if k > loKey && k < hiKey {
+			continue
+		}
 		v := data[i : i+width]
-		if lessFixed(v, lo, order) {
-			lo = v
-		} else if lessFixed(hi, v, order) {
-			hi = v
+		if k < loKey || k == loKey && lessFixed(v, lo, order) {
+			lo, loKey = v, k
+		} else if k > hiKey || k == hiKey && lessFixed(hi, v, order) {
+			hi, hiKey = v, k
 		}
 	}
 	s.add(lo, order)
 	s.add(hi, order)
+}
+
+// prefixKey returns the first (up to) 8 bytes of the n-byte value at
+// data[at:] as a big-endian integer, zero-padded. Keys order as their
+// values do whenever they differ: a smaller key means a smaller value in
+// unsigned lexicographic order; equal keys leave the order open.
+func prefixKey(data []byte, at, n int) uint64 {
+	if at+8 <= len(data) {
+		k := binary.BigEndian.Uint64(data[at:])
+		if n < 8 {
+			k &^= ^uint64(0) >> (8 * n)
+		}
+		return k
+	}
+	var k uint64
+	for j := range 8 {
+		k <<= 8
+		if j < n {
+			k |= uint64(data[at+j])
+		}
+	}
+	return k
 }
 
 // lessFixed reports whether a sorts before b, two values of one width in

@@ -1,0 +1,60 @@
+package arrowio
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestStatsBoundsMatchPairwise checks the prefix-key loops of addOffsets
+// and addFixed against adding the values one by one: short values, values
+// that share long prefixes, embedded and trailing zero bytes, and decimals
+// of every width from 1 to 17 bytes.
+func TestStatsBoundsMatchPairwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	alphabet := []byte{0, 1, 'a', 'b', 0x7f, 0x80, 0xff}
+	value := func(n int) []byte {
+		v := make([]byte, n)
+		for j := range v {
+			v[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return v
+	}
+	for round := range 400 {
+		count := 1 + rng.IntN(40)
+		// Byte arrays with offsets, unsigned order.
+		var data []byte
+		offs := []int32{0}
+		var want bytesStats
+		for range count {
+			v := value(rng.IntN(12))
+			if rng.IntN(3) == 0 && len(data) > 0 { // share a prefix
+				v = append(bytes.Clone(data[:min(len(data), rng.IntN(10))]), v...)
+			}
+			data = append(data, v...)
+			offs = append(offs, int32(len(data)))
+			want.add(v, orderUnsigned)
+		}
+		var got bytesStats
+		addOffsets(&got, offs, data, orderUnsigned)
+		if !bytes.Equal(got.lo, want.lo) || !bytes.Equal(got.hi, want.hi) {
+			t.Fatalf("round %d: byte arrays: bounds %x..%x, want %x..%x", round, got.lo, got.hi, want.lo, want.hi)
+		}
+		// Fixed width, unsigned and decimal order.
+		width := 1 + round%17
+		fixed := make([]byte, 0, count*width)
+		for range count {
+			fixed = append(fixed, value(width)...)
+		}
+		for _, order := range []statOrder{orderUnsigned, orderDecimal} {
+			var want, got bytesStats
+			for i := 0; i < len(fixed); i += width {
+				want.add(fixed[i:i+width], order)
+			}
+			got.addFixed(fixed, width, order)
+			if !bytes.Equal(got.lo, want.lo) || !bytes.Equal(got.hi, want.hi) {
+				t.Fatalf("round %d: width %d order %d: bounds %x..%x, want %x..%x", round, width, order, got.lo, got.hi, want.lo, want.hi)
+			}
+		}
+	}
+}
