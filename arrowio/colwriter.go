@@ -164,6 +164,7 @@ func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
 		return fmt.Errorf("column %q: %w", c.path, err)
 	}
 	n := hi - lo
+	c.reservePlain(arr, lo, hi)
 	if arr.DataType().ID() == arrow.NULL {
 		c.zeros = resize(c.zeros, (n+7)/8)
 		clear(c.zeros)
