@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"sync"
 )
 
 // DELTA_BYTE_ARRAY stores, for each value, the length of the prefix it
@@ -238,22 +240,33 @@ func AppendDeltaByteArrayFixed(dst []byte, data []byte, width int) ([]byte, erro
 }
 
 // appendDeltaByteArray appends the encoding of the n values value(0..n-1).
-// Each section takes its own pass, recomputing shared prefixes rather than
-// keeping them in a scratch slice.
+// The shared prefixes are found once, in a pooled scratch slice, then each
+// section takes its own pass over them.
 func appendDeltaByteArray(dst []byte, n int, value func(i int) []byte) []byte {
-	shared := func(i int) int {
-		if i == 0 {
-			return 0
-		}
-		return commonPrefix(value(i-1), value(i))
+	sp := prefixScratch.Get().(*[]uint32)
+	defer prefixScratch.Put(sp)
+	shared := slices.Grow((*sp)[:0], n)[:n]
+	*sp = shared
+	var prev []byte
+	suffixBytes := 0
+	for i := range shared {
+		v := value(i)
+		p := commonPrefix(prev, v)
+		shared[i] = uint32(p)
+		suffixBytes += len(v) - p
+		prev = v
 	}
-	dst = appendLengths(dst, n, func(i int) uint32 { return uint32(shared(i)) })
-	dst = appendLengths(dst, n, func(i int) uint32 { return uint32(len(value(i)) - shared(i)) })
-	for i := range n {
-		dst = append(dst, value(i)[shared(i):]...)
+	dst = appendLengths(dst, n, func(i int) uint32 { return shared[i] })
+	dst = appendLengths(dst, n, func(i int) uint32 { return uint32(len(value(i))) - shared[i] })
+	dst = slices.Grow(dst, suffixBytes)
+	for i, p := range shared {
+		dst = append(dst, value(i)[p:]...)
 	}
 	return dst
 }
+
+// prefixScratch holds the shared-prefix lengths of a page being encoded.
+var prefixScratch = sync.Pool{New: func() any { return new([]uint32) }}
 
 // commonPrefix returns the length of the longest common prefix of a and b.
 func commonPrefix(a, b []byte) int {
