@@ -34,6 +34,8 @@ func testStrings(r *rand.Rand, n, kind int) [][]byte {
 			v = append(append([]byte(nil), prev[:keep]...), randBytes(r, r.IntN(40))...)
 		case 3: // all empty
 			v = []byte{}
+		case 4: // free text: 10 to 70 bytes, as in comment columns
+			v = randBytes(r, 10+r.IntN(61))
 		}
 		out[i] = v
 		prev = v

@@ -124,6 +124,20 @@ func BenchmarkPlainByteArray(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
 	})
+	text := testStrings(rand.New(rand.NewPCG(67, 68)), n, 4)
+	textOff, textData := testFlatten[int32](text, 0)
+	textSrc := testPlainByteArray(text)
+	b.Run("decode/len=10-70", func(b *testing.B) {
+		dst := make([]byte, len(textSrc))
+		b.SetBytes(int64(len(textData) + 4*n))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := PlainByteArray(textOff, dst, textSrc); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
+	})
 	b.Run("encode/len=0-11", func(b *testing.B) {
 		buf := make([]byte, 0, len(src))
 		b.SetBytes(int64(len(src)))
