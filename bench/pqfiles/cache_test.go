@@ -157,7 +157,7 @@ func checkLayout(t *testing.T, c *Config, d *datasets.Dataset, rdr *file.Reader)
 		case ZstdV2:
 			wantCodec = compress.Codecs.Zstd
 		case Delta:
-			wantCodec = compress.Codecs.Snappy
+			wantCodec = compress.Codecs.Uncompressed
 			switch typ {
 			case parquet.Types.Int32, parquet.Types.Int64:
 				wantEnc = parquet.Encodings.DeltaBinaryPacked
