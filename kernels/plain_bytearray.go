@@ -76,31 +76,59 @@ func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byt
 }
 
 // plainShortValues decodes values i, i+1, ... of a PLAIN BYTE_ARRAY page
-// while each is at most 16 bytes long, has its length and 16 bytes after it
-// in src (so it cannot be truncated) and 16 bytes of room in data (which
-// ends where the offsets' range does, so it cannot overflow): each value
-// moves as two 8-byte words. It returns the first value it did not decode,
-// and the data and src positions after the last one it did. Kept apart
-// from the checks and errors of long values so that its loop keeps every
-// slice in registers.
+// while each is at most shortValue bytes long and has its length and its
+// bytes rounded up to 16 (at least 16) in src (so it cannot be truncated)
+// and as many bytes of room in data (which ends where the offsets' range
+// does, so it cannot overflow): each value moves as pairs of 8-byte words.
+// It returns the first value it did not decode, and the data and src
+// positions after the last one it did. Kept apart from the checks and
+// errors of long values so that its loop keeps every slice in registers.
 func plainShortValues[O Offset](out []O, i int, data, src []byte, d, pos int) (int, int, int) {
 	for ; i < len(out); i++ {
 		if len(src)-pos < 20 || len(data)-d < 16 {
 			break
 		}
 		s := (*[20]byte)(src[pos : pos+20])
-		l := binary.LittleEndian.Uint32(s[:])
+		l := int(binary.LittleEndian.Uint32(s[:]))
 		if l > 16 {
-			break
+			if l > 64 || len(src)-pos-4 < l || len(data)-d < l {
+				break
+			}
+			copyMedium(data[d:d+l], src[pos+4:pos+4+l])
+		} else {
+			w := (*[16]byte)(data[d : d+16])
+			binary.LittleEndian.PutUint64(w[:], binary.LittleEndian.Uint64(s[4:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(s[12:]))
 		}
-		w := (*[16]byte)(data[d : d+16])
-		binary.LittleEndian.PutUint64(w[:], binary.LittleEndian.Uint64(s[4:]))
-		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(s[12:]))
-		pos += 4 + int(l)
-		d += int(l)
+		pos += 4 + l
+		d += l
 		out[i] = O(d)
 	}
 	return i, d, pos
+}
+
+// copyMedium copies from, 17 to 64 bytes, to to (of the same length) as
+// memmove does, the first and last 16 (or 32) bytes overlapping in the
+// middle, without memmove's call and size dispatch. It stays out of line so
+// that plainShortValues' loop keeps its registers for short values.
+//
+//go:noinline
+func copyMedium(to, from []byte) {
+	h := len(from) - 16
+	a, b := binary.LittleEndian.Uint64(from), binary.LittleEndian.Uint64(from[8:])
+	c, e := binary.LittleEndian.Uint64(from[h:]), binary.LittleEndian.Uint64(from[h+8:])
+	if m := len(from) - 32; m > 0 {
+		f, g := binary.LittleEndian.Uint64(from[16:]), binary.LittleEndian.Uint64(from[24:])
+		p, q := binary.LittleEndian.Uint64(from[m:]), binary.LittleEndian.Uint64(from[m+8:])
+		binary.LittleEndian.PutUint64(to[16:], f)
+		binary.LittleEndian.PutUint64(to[24:], g)
+		binary.LittleEndian.PutUint64(to[m:], p)
+		binary.LittleEndian.PutUint64(to[m+8:], q)
+	}
+	binary.LittleEndian.PutUint64(to, a)
+	binary.LittleEndian.PutUint64(to[8:], b)
+	binary.LittleEndian.PutUint64(to[h:], c)
+	binary.LittleEndian.PutUint64(to[h+8:], e)
 }
 
 // copyShort copies src[s:s+n] to dst[d:d+n]; d, s and n are at least zero
