@@ -76,10 +76,11 @@ func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byt
 }
 
 // plainShortValues decodes values i, i+1, ... of a PLAIN BYTE_ARRAY page
-// while each is at most shortValue bytes long and has its length and its
-// bytes rounded up to 16 (at least 16) in src (so it cannot be truncated)
-// and as many bytes of room in data (which ends where the offsets' range
-// does, so it cannot overflow): each value moves as pairs of 8-byte words.
+// while each is at most 64 bytes long, has its length and at least 16 bytes
+// after it in src (so it cannot be truncated) and at least 16 bytes of
+// room in data (which ends where the offsets' range does, so it cannot
+// overflow): values of up to 16 bytes move as two 8-byte words, longer ones
+// through copyMedium.
 // It returns the first value it did not decode, and the data and src
 // positions after the last one it did. Kept apart from the checks and
 // errors of long values so that its loop keeps every slice in registers.
