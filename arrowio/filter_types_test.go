@@ -205,23 +205,26 @@ func randomTypedFilter(rng *rand.Rand, cols []typedFilterCol, depth int) (pagein
 		if r[ci] == nil {
 			return false
 		}
-		cmp := compareTypedFilter(r[ci], v, inf)
-		switch {
-		case cmp == 2:
-			return op == pageindex.OpNotEq
-		case op == pageindex.OpEq:
-			return cmp == 0
-		case op == pageindex.OpNotEq:
-			return cmp != 0
-		case op == pageindex.OpLess:
-			return cmp < 0
-		case op == pageindex.OpLessEq:
-			return cmp <= 0
-		case op == pageindex.OpGreater:
-			return cmp > 0
-		}
-		return cmp >= 0
+		return opHolds(op, compareTypedFilter(r[ci], v, inf))
 	}
+}
+
+// opHolds reports whether op holds for values whose comparison is c (2:
+// unordered, where only != holds).
+func opHolds(op pageindex.Op, c int) bool {
+	switch op {
+	case pageindex.OpEq:
+		return c == 0
+	case pageindex.OpNotEq:
+		return c != 0
+	case pageindex.OpLess:
+		return c < 0
+	case pageindex.OpLessEq:
+		return c <= 0
+	case pageindex.OpGreater:
+		return c > 0 && c != 2
+	}
+	return c >= 0 && c != 2
 }
 
 // TestFilterTypedColumns writes random DECIMAL (INT32, INT64 and
@@ -359,4 +362,108 @@ func TestFilterInt96Unit(t *testing.T) {
 		Mapping: SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}}); err != nil {
 		t.Errorf("filter on another column of a file read with INT96 in milliseconds: %v", err)
 	}
+}
+
+// TestFilterCorpusTypedColumns filters the corpus files of DECIMAL (in
+// INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY), FLOAT16 and INT96
+// columns with comparisons and IN lists of literals at, between and
+// beyond their values, and checks the rows read against an exact brute
+// force over the whole file.
+func TestFilterCorpusTypedColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, f := range []struct{ name, col string }{
+		{"int32_decimal.parquet", "value"}, {"int64_decimal.parquet", "value"}, {"fixed_length_decimal.parquet", "value"},
+		{"fixed_length_decimal_legacy.parquet", "value"}, {"byte_array_decimal.parquet", "value"},
+		{"float16_nonzeros_and_nans.parquet", "x"}, {"float16_zeros_and_nans.parquet", "x"}, {"int96_from_spark.parquet", "a"},
+	} {
+		buf := readCorpus(t, f.name)
+		all := filteredRows(t, buf, ReadOptions{})
+		vals := corpusValues(t, buf)
+		var lits []pageindex.Literal
+		var exact []any
+		for _, v := range vals {
+			switch v := v.(type) {
+			case *big.Rat:
+				for _, d := range []string{"0", "0.005", "-0.01", "1e-9"} {
+					r, _ := new(big.Rat).SetString(d)
+					x := new(big.Rat).Add(v, r)
+					l, err := pageindex.ParseDecimal(x.FloatString(12))
+					if err != nil {
+						t.Fatal(err)
+					}
+					lits, exact = append(lits, l), append(exact, x)
+				}
+			case float64:
+				lits, exact = append(lits, pageindex.Float(v), pageindex.Float(v+0.5)), append(exact, v, v+0.5)
+			case int64:
+				lits, exact = append(lits, pageindex.Int(v), pageindex.Int(v+1)), append(exact, v, v+1)
+			}
+		}
+		for range 40 {
+			op := pageindex.Op(1 + rng.IntN(6))
+			k := rng.IntN(len(lits))
+			p := pageindex.Compare(f.col, op, lits[k])
+			k2 := rng.IntN(len(lits))
+			in := rng.IntN(3) == 0
+			if in {
+				p = pageindex.In(f.col, lits[k], lits[k2])
+			}
+			var want []string
+			for r, v := range vals {
+				if v == nil {
+					continue
+				}
+				c := compareTypedFilter(v, exact[k], 0)
+				hold := opHolds(op, c)
+				if in {
+					hold = c == 0 || compareTypedFilter(v, exact[k2], 0) == 0
+				}
+				if hold {
+					want = append(want, all[r])
+				}
+			}
+			if got := filteredRows(t, buf, ReadOptions{Filter: p}); !slices.Equal(got, want) {
+				t.Fatalf("%s: %s: got %q, want %q", f.name, p, got, want)
+			}
+		}
+	}
+}
+
+// corpusValues reads the first column of a file whole, each value as the
+// brute force compares it: decimals as *big.Rat, float16 as float64,
+// timestamps as int64, nulls as nil.
+func corpusValues(t *testing.T, buf []byte) []any {
+	t.Helper()
+	r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []any
+	for g := range r.NumRowGroups() {
+		rec, err := r.ReadRowGroup(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := rec.Column(0)
+		for k := range col.Len() {
+			if col.IsNull(k) {
+				out = append(out, nil)
+				continue
+			}
+			switch a := col.(type) {
+			case *array.Decimal128:
+				scale := a.DataType().(*arrow.Decimal128Type).Scale
+				out = append(out, new(big.Rat).SetFrac(a.Value(k).BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)))
+			case *array.Float16:
+				out = append(out, float64(a.Value(k).Float32()))
+			case *array.Timestamp:
+				out = append(out, int64(a.Value(k)))
+			default:
+				t.Fatalf("column of type %s", col.DataType())
+			}
+		}
+		rec.Release()
+	}
+	return out
 }
