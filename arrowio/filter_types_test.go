@@ -467,3 +467,26 @@ func corpusValues(t *testing.T, buf []byte) []any {
 	}
 	return out
 }
+
+// typedFuzzSeeds returns small files whose first column is a DECIMAL in
+// INT32 and in FIXED_LEN_BYTE_ARRAY, a FLOAT16 or an INTERVAL, with page
+// indexes and bloom filters, for FuzzFilteredRead.
+func typedFuzzSeeds(t testing.TB, rng *rand.Rand) [][]byte {
+	var out [][]byte
+	for _, c := range typedFilterCols(true)[1:] {
+		if c.name == "d64" || c.name == "d256" {
+			continue
+		}
+		schema := arrow.NewSchema([]arrow.Field{{Name: c.name, Type: c.typ, Nullable: true}}, nil)
+		bld := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for range 120 {
+			typedFilterValue(rng, c, bld.Field(0))
+		}
+		rec := bld.NewRecordBatch()
+		bld.Release()
+		out = append(out, writeFile(t, schema, WriteOptions{DataPageRows: 30,
+			Columns: map[string]ColumnOptions{c.name: {BloomFilter: &BloomFilterOptions{Bytes: 64}}}}, rec))
+		rec.Release()
+	}
+	return out
+}
