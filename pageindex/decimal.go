@@ -18,9 +18,14 @@ const maxParsedExponent = 1 << 20
 // Decimal returns the exact decimal literal unscaled * 10^-scale (a
 // negative scale multiplies by a power of ten). It compares with DECIMAL
 // columns exactly, with integer columns exactly (x < 2.5 is x <= 2), and
-// with floating-point columns as the nearest float64. It copies unscaled.
+// with floating-point columns as the nearest float64. It copies unscaled
+// (nil stands for zero).
 func Decimal(unscaled *big.Int, scale int32) Literal {
-	return Literal{kind: KindDecimal, d: new(big.Int).Set(unscaled), scale: scale}
+	d := new(big.Int)
+	if unscaled != nil {
+		d.Set(unscaled)
+	}
+	return Literal{kind: KindDecimal, d: d, scale: scale}
 }
 
 // Decimal128 returns the decimal literal of v at scale, as an Arrow
