@@ -132,32 +132,15 @@ func typedFilterLiteral(rng *rand.Rand, c typedFilterCol) (pageindex.Literal, an
 }
 
 // compareTypedFilter returns the sign of a - b, or 2 when they do not
-// compare (NaN, or intervals that differ).
+// compare (NaN); inf is ±1 for a literal b beyond every number.
 func compareTypedFilter(a, b any, inf int) int {
 	if inf != 0 {
 		return -inf
 	}
-	switch a := a.(type) {
-	case float64:
-		b := b.(float64)
-		switch {
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		case a == b:
-			return 0
-		}
-		return 2
-	case string:
-		if a == b.(string) {
-			return 0
-		}
-		return 2
-	case int64:
-		return big.NewInt(a).Cmp(big.NewInt(b.(int64)))
+	if r, ok := a.(*big.Rat); ok {
+		return r.Cmp(b.(*big.Rat))
 	}
-	return a.(*big.Rat).Cmp(b.(*big.Rat))
+	return compareAny(a, b)
 }
 
 // randomTypedFilter returns a random predicate on cols and its brute

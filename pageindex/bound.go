@@ -62,7 +62,7 @@ func (c *colType) compare(a, b value) int {
 	case orderFloat:
 		return cmp.Compare(a.f, b.f)
 	case orderDecimal:
-		return compareDecimal(a.b, b.b)
+		return CompareDecimal(a.b, b.b)
 	}
 	return bytes.Compare(a.b, b.b)
 }

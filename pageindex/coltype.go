@@ -304,9 +304,10 @@ func signExtend(b []byte, n int) []byte {
 	return append(out, b...)
 }
 
-// compareDecimal returns the sign of a - b for big-endian two's
-// complement integers of any lengths (the empty one is zero).
-func compareDecimal(a, b []byte) int {
+// CompareDecimal returns the sign of a - b for big-endian two's
+// complement integers of any lengths (the empty one is zero), the order of
+// DECIMAL values stored in FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY.
+func CompareDecimal(a, b []byte) int {
 	na, nb := len(a) > 0 && a[0]&0x80 != 0, len(b) > 0 && b[0]&0x80 != 0
 	if na != nb {
 		if na {

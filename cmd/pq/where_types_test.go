@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,22 +27,7 @@ func TestCatWhereTypedColumns(t *testing.T) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "typed.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := arrowio.NewWriter(f, schema, arrowio.WriteOptions{DataPageRows: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := writeTestFile(t, "typed.parquet", rec, arrowio.WriteOptions{DataPageRows: 8})
 	for where, want := range map[string]string{
 		"price >= 12.50 and price < 12.605": "{\"price\":\"12.5\",\"h\":2.5}\n{\"price\":\"12.55\",\"h\":2.75}\n{\"price\":\"12.6\",\"h\":3}\n",
 		"price = 12.555 or h = 9.75":        "{\"price\":\"13.95\",\"h\":9.75}\n",
