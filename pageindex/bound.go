@@ -194,6 +194,21 @@ func (b *Bound) Leaves() []*footer.Node {
 //   - BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY otherwise: a string; prefix match
 //     works on these columns only.
 //
+// Bloom filters are checked with the hash of the literal's encoding:
+// little-endian integers, FIXED_LEN_BYTE_ARRAY decimals sign-extended to
+// the column's width, FLOAT16 and INTERVAL bytes, and for INT96 the
+// nanoseconds within the day and the Julian day writers store (an INT96
+// whose nanoseconds lie outside the day, or whose date lies beyond the
+// years 1677 to 2262 a nanosecond int64 holds, is not found by equality
+// through the bloom filter). They are not consulted for DECIMALs in
+// BYTE_ARRAY, where one number has encodings of several lengths.
+//
+// Statistics and page index bounds prune only where the footer's column
+// order says they follow the order compared here: never for INTERVAL and
+// INT96, for DECIMALs in bytes only under an explicit TYPE_ORDER (old
+// writers ordered their bytes unsigned), and never under a column order
+// this package does not know.
+//
 // A column that is missing, a literal that does not fit, or an order
 // comparison on an INTERVAL is an error wrapping ErrPredicate; a repeated
 // column or a DECIMAL annotation whose parameters break the format wraps
