@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/float16"
 
@@ -132,6 +133,9 @@ func (c *colType) describe() string {
 		return "an INTERVAL"
 	case logicalInt96:
 		return "an INT96"
+	}
+	if name := c.physical.String(); strings.HasPrefix(name, "INT") {
+		return "an " + name
 	}
 	return "a " + c.physical.String()
 }
