@@ -34,6 +34,9 @@ func newRowFilter(ft *footer.Footer, opts *ReadOptions, projected []column) (*ro
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: filter %s: %w", opts.Filter, err)
 	}
+	if err := checkFilterInt96(b, opts); err != nil {
+		return nil, err
+	}
 	f := &rowFilter{bound: b, cols: projected}
 	var missing []string
 	for _, leaf := range b.Leaves() {

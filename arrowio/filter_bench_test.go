@@ -44,13 +44,19 @@ func BenchmarkWriterIndexes(b *testing.B) {
 }
 
 // BenchmarkFilteredRead reads a 1 M-row order-lines file in four row
-// groups whole, with a point lookup on the sorted key, and with an
-// equality on the low-cardinality mode column (one row in seven).
+// groups whole, with a point lookup on the sorted key, with an equality
+// on the low-cardinality mode column (one row in seven), and with the
+// same range (one row in twenty) on the float64 price and on the
+// decimal128 net price (FIXED_LEN_BYTE_ARRAY).
 func BenchmarkFilteredRead(b *testing.B) {
 	rec := benchRecord(1_000_000)
 	file := writeFile(b, rec.Schema(), WriteOptions{MaxRowGroupRows: 250_000}, rec)
 	size := recordSize(rec)
 	rec.Release()
+	net, err := pageindex.ParseDecimal("60000.00")
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []struct {
 		name   string
 		filter pageindex.Predicate
@@ -58,6 +64,8 @@ func BenchmarkFilteredRead(b *testing.B) {
 		{"filter=none", nil},
 		{"filter=key", pageindex.Eq("key", pageindex.Int(200_000))},
 		{"filter=mode", pageindex.Eq("mode", pageindex.String("RAIL"))},
+		{"filter=price", pageindex.GreaterEq("price", pageindex.Float(60000))},
+		{"filter=net", pageindex.GreaterEq("net", net)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(size)

@@ -268,23 +268,7 @@ func (p *tpred) eval(r *filterRow) bool {
 		}
 		return false
 	}
-	c := compareAny(v, p.vals[0])
-	if c == 2 {
-		return p.op == pageindex.OpNotEq
-	}
-	switch p.op {
-	case pageindex.OpEq:
-		return c == 0
-	case pageindex.OpNotEq:
-		return c != 0
-	case pageindex.OpLess:
-		return c < 0
-	case pageindex.OpLessEq:
-		return c <= 0
-	case pageindex.OpGreater:
-		return c > 0
-	}
-	return c >= 0
+	return opHolds(p.op, compareAny(v, p.vals[0]))
 }
 
 // writeArrowGo writes rows with pqarrow: small pages, page index and bloom

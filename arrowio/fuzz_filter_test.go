@@ -31,6 +31,7 @@ func FuzzFilteredRead(f *testing.F) {
 			Columns: map[string]ColumnOptions{"id": {BloomFilter: bloom}, "s": {BloomFilter: bloom}}}, rec))
 	}
 	rec.Release()
+	seeds = append(seeds, typedFuzzSeeds(f, rng)...)
 	if root, err := corpus.Lookup(); err == nil {
 		for _, name := range []string{"data_index_bloom_encoding_stats.parquet", "data_index_bloom_encoding_with_length.parquet"} {
 			if b, err := os.ReadFile(filepath.Join(root, "data", name)); err == nil {
@@ -54,12 +55,16 @@ func FuzzFilteredRead(f *testing.F) {
 		}
 		leaf := ft.Schema.Root.Children[0]
 		var lit pageindex.Literal
-		switch leaf.Physical {
-		case footer.TypeByteArray, footer.TypeFixedLenByteArray:
-			lit = pageindex.String("Hello")
-		case footer.TypeFloat, footer.TypeDouble:
+		switch lt := leaf.Logical().Kind; {
+		case lt == footer.LogicalDecimal:
+			lit, _ = pageindex.ParseDecimal("1.505")
+		case lt == footer.LogicalFloat16:
 			lit = pageindex.Float(0.5)
-		case footer.TypeBoolean:
+		case leaf.Physical == footer.TypeByteArray, leaf.Physical == footer.TypeFixedLenByteArray:
+			lit = pageindex.String("Hello")
+		case leaf.Physical == footer.TypeFloat, leaf.Physical == footer.TypeDouble:
+			lit = pageindex.Float(0.5)
+		case leaf.Physical == footer.TypeBoolean:
 			lit = pageindex.Bool(true)
 		default:
 			lit = pageindex.Int(150)

@@ -59,7 +59,9 @@ type ReadOptions struct {
 	// pages are read (by the OffsetIndex) for every projected column, and
 	// the predicate is evaluated on every remaining row. Filter columns
 	// are leaves with no repeated field on their path (top-level fields or
-	// fields of structs, as "a.b"); they need not be projected.
+	// fields of structs, as "a.b"), of any type pageindex.Bind takes
+	// (DECIMAL, FLOAT16, INTERVAL and INT96 included; INT96 only with
+	// Mapping.Int96 unset or in nanoseconds); they need not be projected.
 	Filter pageindex.Predicate
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // statOrder is how a leaf's values compare for its min and max statistics
@@ -379,7 +380,7 @@ func lessBytes(a, b []byte) bool {
 func compareBytes(a, b []byte, order statOrder) int {
 	switch order {
 	case orderDecimal:
-		return compareDecimal(a, b)
+		return pageindex.CompareDecimal(a, b)
 	case orderFloat16:
 		x, y := float16.FromBits(binary.LittleEndian.Uint16(a)).Float32(), float16.FromBits(binary.LittleEndian.Uint16(b)).Float32()
 		switch {
@@ -395,39 +396,6 @@ func compareBytes(a, b []byte, order statOrder) int {
 
 // isNaN16 reports whether the 2-byte FLOAT16 value v is NaN.
 func isNaN16(v []byte) bool { return float16.FromBits(binary.LittleEndian.Uint16(v)).IsNaN() }
-
-// compareDecimal compares big-endian two's complement integers of any
-// lengths.
-func compareDecimal(a, b []byte) int {
-	na, nb := len(a) > 0 && a[0]&0x80 != 0, len(b) > 0 && b[0]&0x80 != 0
-	if na != nb {
-		if na {
-			return -1
-		}
-		return 1
-	}
-	// Same sign: sign-extend the shorter to the longer's length.
-	ext := byte(0)
-	if na {
-		ext = 0xff
-	}
-	for n := max(len(a), len(b)); n > 0; n-- {
-		x, y := ext, ext
-		if n <= len(a) {
-			x = a[len(a)-n]
-		}
-		if n <= len(b) {
-			y = b[len(b)-n]
-		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
 
 // encode sets the min and max of st, truncating unsigned byte-array bounds
 // longer than truncate bytes (0: never); utf8 says the values are text,

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/apache/arrow-go/v18/arrow/float16"
+
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -28,6 +30,8 @@ const (
 	orderUnsigned                       // INT32, INT64 annotated unsigned
 	orderFloat                          // FLOAT, DOUBLE
 	orderBytes                          // BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, unsigned lexicographic
+	orderDecimal                        // big-endian two's complement of any length (DECIMAL in bytes)
+	orderEqual                          // bytes told apart but not ordered (INTERVAL)
 )
 
 // value is a physical value: integers in i (unsigned ones as their bits),
@@ -43,6 +47,9 @@ type colType struct {
 	leaf     *footer.Node
 	physical footer.Type
 	order    valueOrder
+	logical  colLogical // the annotation that changes how values read
+	scale    int32      // a DECIMAL's scale
+	bounds   bool       // statistics bounds order as compare does
 }
 
 // compare returns the sign of a - b in the column's order.
@@ -54,6 +61,8 @@ func (c *colType) compare(a, b value) int {
 		return cmp.Compare(uint64(a.i), uint64(b.i))
 	case orderFloat:
 		return cmp.Compare(a.f, b.f)
+	case orderDecimal:
+		return CompareDecimal(a.b, b.b)
 	}
 	return bytes.Compare(a.b, b.b)
 }
@@ -61,6 +70,19 @@ func (c *colType) compare(a, b value) int {
 // decode reads a PLAIN-encoded statistics bound; ok is false when its
 // length does not suit the type.
 func (c *colType) decode(src []byte) (v value, ok bool) {
+	switch c.logical {
+	case logicalFloat16:
+		return decodeFloat16(src)
+	case logicalInt96:
+		if len(src) != 12 {
+			return v, false
+		}
+		v.i = int96Nanos(src)
+		return v, true
+	case logicalInterval:
+		v.b = src
+		return v, len(src) == 12
+	}
 	switch c.physical {
 	case footer.TypeBoolean:
 		if len(src) != 1 {
@@ -151,14 +173,46 @@ func (b *Bound) Leaves() []*footer.Node {
 }
 
 // Bind resolves p against schema. Its columns must be flat leaves (no
-// repeated field on their path) of type BOOLEAN, INT32, INT64 (signed or
-// unsigned), FLOAT, DOUBLE, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY without a
-// DECIMAL, FLOAT16 or INTERVAL annotation; literals must suit them (an
-// integer for an integer column, within its range; an integer or float for
-// a float column; a string for a binary one; a boolean for a boolean one;
-// prefix match on binary columns only). A column that is missing or a
-// literal that does not fit is an error wrapping ErrPredicate; a column
-// type outside the list wraps ErrUnsupported.
+// repeated field on their path) of any physical type, and literals must
+// suit them:
+//   - BOOLEAN: a boolean.
+//   - INT32, INT64 (signed or unsigned, and the dates, times and
+//     timestamps stored in them): an integer within the column's range, or
+//     a decimal, which compares exactly (x < 2.5 is x <= 2).
+//   - DECIMAL (on INT32, INT64, FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY): an
+//     integer, decimal or float number, compared exactly with the values
+//     it stands for: a literal with more digits than the column's scale
+//     holds adjusts the comparison (x < 12.345 at scale 2 is x <= 12.34,
+//     x = 12.345 holds for no row), and one beyond every value the column
+//     can store makes the comparison always true or always false.
+//   - INT96: an integer (or decimal), nanoseconds since the Unix epoch, as
+//     arrowio reads INT96 timestamps by default; statistics never prune
+//     INT96 columns (their order is not the type-defined one).
+//   - FLOAT, DOUBLE, FLOAT16: a number, compared as float64.
+//   - INTERVAL: a 12-byte value ([Interval]), compared for equality only
+//     (=, !=, IN): intervals have no order.
+//   - BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY otherwise: a string; prefix match
+//     works on these columns only.
+//
+// Bloom filters are checked with the hash of the literal's encoding:
+// little-endian integers, FIXED_LEN_BYTE_ARRAY decimals sign-extended to
+// the column's width, FLOAT16 and INTERVAL bytes, and for INT96 the
+// nanoseconds within the day and the Julian day writers store (an INT96
+// whose nanoseconds lie outside the day, or whose date lies beyond the
+// years 1677 to 2262 a nanosecond int64 holds, is not found by equality
+// through the bloom filter). They are not consulted for DECIMALs in
+// BYTE_ARRAY, where one number has encodings of several lengths.
+//
+// Statistics and page index bounds prune only where the footer's column
+// order says they follow the order compared here: never for INTERVAL and
+// INT96, for DECIMALs in bytes only under an explicit TYPE_ORDER (old
+// writers ordered their bytes unsigned), and never under a column order
+// this package does not know.
+//
+// A column that is missing, a literal that does not fit, or an order
+// comparison on an INTERVAL is an error wrapping ErrPredicate; a repeated
+// column or a DECIMAL annotation whose parameters break the format wraps
+// ErrUnsupported.
 func Bind(p Predicate, schema *footer.Schema) (*Bound, error) {
 	b := &Bound{pred: p}
 	root, err := b.bind(p, schema)
@@ -183,28 +237,8 @@ func (b *Bound) column(path string, schema *footer.Schema) (int, error) {
 		return 0, fmt.Errorf("%w: column %q is repeated", ErrUnsupported, path)
 	}
 	ct := colType{leaf: leaf, physical: leaf.Physical}
-	lt := leaf.Logical()
-	conv, hasConv := leaf.Converted().Get()
-	switch {
-	case lt.Kind == footer.LogicalDecimal || hasConv && conv == footer.ConvertedDecimal,
-		lt.Kind == footer.LogicalFloat16, hasConv && conv == footer.ConvertedInterval:
-		return 0, fmt.Errorf("%w: predicates on column %q (%s %s)", ErrUnsupported, path, leaf.Physical, lt.Kind)
-	}
-	switch leaf.Physical {
-	case footer.TypeBoolean:
-		ct.order = orderSigned
-	case footer.TypeInt32, footer.TypeInt64:
-		ct.order = orderSigned
-		if lt.Kind == footer.LogicalInteger && !lt.Integer.IsSigned ||
-			hasConv && (conv == footer.ConvertedUint8 || conv == footer.ConvertedUint16 || conv == footer.ConvertedUint32 || conv == footer.ConvertedUint64) {
-			ct.order = orderUnsigned
-		}
-	case footer.TypeFloat, footer.TypeDouble:
-		ct.order = orderFloat
-	case footer.TypeByteArray, footer.TypeFixedLenByteArray:
-		ct.order = orderBytes
-	default:
-		return 0, fmt.Errorf("%w: predicates on %s column %q", ErrUnsupported, leaf.Physical, path)
+	if err := ct.init(); err != nil {
+		return 0, fmt.Errorf("%w: column %q: %w", ErrUnsupported, path, err)
 	}
 	b.cols = append(b.cols, ct)
 	return len(b.cols) - 1, nil
@@ -213,31 +247,24 @@ func (b *Bound) column(path string, schema *footer.Schema) (int, error) {
 func (b *Bound) bind(p Predicate, schema *footer.Schema) (*node, error) {
 	switch p := p.(type) {
 	case *comparison:
-		n, err := b.leafNode(nodeCompare, p.col, schema, []Literal{p.lit})
-		if n != nil {
-			n.op = p.op
-			if p.op != OpEq {
-				n.hashes = nil
-			}
-		}
-		return n, err
+		return b.leafNode(nodeCompare, p.op, p.col, schema, []Literal{p.lit})
 	case *inList:
-		return b.leafNode(nodeIn, p.col, schema, p.lits)
+		return b.leafNode(nodeIn, 0, p.col, schema, p.lits)
 	case *nullCheck:
 		k := nodeNull
 		if p.notNull {
 			k = nodeNotNull
 		}
-		return b.leafNode(k, p.col, schema, nil)
+		return b.leafNode(k, 0, p.col, schema, nil)
 	case *prefixMatch:
-		n, err := b.leafNode(nodePrefix, p.col, schema, []Literal{Bytes(p.prefix)})
-		if err == nil && b.cols[n.col].order != orderBytes {
-			return nil, fmt.Errorf("%w: prefix match on %s column %q", ErrPredicate, b.cols[n.col].physical, p.col)
+		c, err := b.column(p.col, schema)
+		if err != nil {
+			return nil, err
 		}
-		if n != nil {
-			n.hashes = nil
+		if b.cols[c].order != orderBytes {
+			return nil, fmt.Errorf("%w: prefix match on %s column %q", ErrPredicate, b.cols[c].describe(), p.col)
 		}
-		return n, err
+		return &node{kind: nodePrefix, col: c, vals: []value{{b: p.prefix}}}, nil
 	case *junction:
 		n := &node{kind: nodeAnd}
 		if p.or {
@@ -261,93 +288,132 @@ func (b *Bound) bind(p Predicate, schema *footer.Schema) (*node, error) {
 	return nil, fmt.Errorf("%w: %T is not a predicate of this package", ErrPredicate, p)
 }
 
-// leafNode binds a condition on one column with literals lits.
-func (b *Bound) leafNode(kind nodeKind, path string, schema *footer.Schema, lits []Literal) (*node, error) {
+// leafNode binds a condition on one column: a comparison by op, IN or a
+// null check, with literals lits.
+func (b *Bound) leafNode(kind nodeKind, op Op, path string, schema *footer.Schema, lits []Literal) (*node, error) {
 	c, err := b.column(path, schema)
 	if err != nil {
 		return nil, err
 	}
-	n := &node{kind: kind, col: c, vals: make([]value, len(lits)), hashes: make([]uint64, 0, len(lits))}
 	ct := &b.cols[c]
-	for i, l := range lits {
-		v, h, hashed, err := ct.convert(l)
+	if ct.order == orderEqual && kind == nodeCompare && op != OpEq && op != OpNotEq {
+		return nil, fmt.Errorf("%w: column %q: %s values have no order; only =, !=, in and is [not] null apply", ErrPredicate, path, ct.describe())
+	}
+	n := &node{kind: kind, op: op, col: c}
+	hashed := kind == nodeIn || kind == nodeCompare && op == OpEq // the bloom filter can rule the condition out
+	if hashed {
+		n.hashes = make([]uint64, 0, len(lits))
+	}
+	for _, l := range lits {
+		v, f, h, ok, err := ct.convert(l)
 		if err != nil {
 			return nil, fmt.Errorf("%w: column %q: %w", ErrPredicate, path, err)
 		}
-		n.vals[i] = v
+		if f != fitExact {
+			if kind == nodeIn {
+				continue // no value of the column equals l
+			}
+			return inexact(n, f, v), nil
+		}
+		n.vals = append(n.vals, v)
 		n.nan = n.nan || kind == nodeCompare && ct.order == orderFloat && math.IsNaN(v.f)
-		if hashed {
+		if ok {
 			n.hashes = append(n.hashes, h)
 		}
+		hashed = hashed && ok
 	}
-	if len(n.hashes) != len(lits) || kind == nodeNull || kind == nodeNotNull {
+	if !hashed {
 		n.hashes = nil // some literal cannot be in the filter, or no value is tested: do not prune by it
 	}
 	return n, nil
 }
 
+// inexact rewrites comparison n, whose literal no value of the column
+// equals, as the condition it amounts to: f says whether the literal lies
+// below or above every value the column can hold, or between v and the
+// next value.
+func inexact(n *node, f fit, v value) *node {
+	never := &node{kind: nodeIn, col: n.col} // IN of nothing holds for no row
+	notNull := &node{kind: nodeNotNull, col: n.col}
+	switch n.op {
+	case OpEq:
+		return never
+	case OpNotEq:
+		return notNull
+	}
+	less := n.op == OpLess || n.op == OpLessEq
+	switch {
+	case f == fitBelow && less, f == fitAbove && !less:
+		return never
+	case f == fitBelow, f == fitAbove:
+		return notNull
+	}
+	n.op, n.vals = OpGreater, []value{v}
+	if less {
+		n.op = OpLessEq
+	}
+	return n
+}
+
 // convert turns l into a physical value of the column and its bloom hash.
-// hashed is false when no value of the column can equal l bit for bit
-// (NaN, a fixed-size literal of another width), so the bloom filter says
-// nothing about it.
-func (c *colType) convert(l Literal) (v value, h uint64, hashed bool, err error) {
-	switch c.physical {
-	case footer.TypeBoolean:
+// f says where l lies among the column's values when no value equals it.
+// hashed is false when the bloom filter says nothing about l: no value of
+// the column can equal it bit for bit (NaN, a fixed-size literal of
+// another width), or a value equal to it has several encodings.
+func (c *colType) convert(l Literal) (v value, f fit, h uint64, hashed bool, err error) {
+	switch {
+	case c.logical == logicalDecimal || c.logical == logicalInt96 || c.physical == footer.TypeInt32 || c.physical == footer.TypeInt64:
+		return c.convertInteger(l)
+	case c.order == orderFloat:
+		v, h, hashed, err = c.convertFloat(l)
+		return v, fitExact, h, hashed, err
+	case c.physical == footer.TypeBoolean:
 		if l.kind != KindBool {
-			return v, 0, false, fmt.Errorf("a %s literal for a BOOLEAN column", l.kindName())
+			return v, fitExact, 0, false, fmt.Errorf("a %s literal for a BOOLEAN column", l.kindName())
 		}
 		v.i = l.i
-		return v, 0, false, nil
-	case footer.TypeInt32, footer.TypeInt64:
-		if l.kind != KindInt {
-			return v, 0, false, fmt.Errorf("a %s literal for an integer column", l.kindName())
-		}
-		lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
-		switch {
-		case c.physical == footer.TypeInt64 && c.order == orderSigned:
-			lo, hi = math.MinInt64, math.MaxInt64
-		case c.physical == footer.TypeInt64:
-			lo, hi = 0, math.MaxInt64
-		case c.order == orderUnsigned:
-			lo, hi = 0, math.MaxUint32
-		}
-		if l.i < lo || l.i > hi {
-			return v, 0, false, fmt.Errorf("literal %d is outside the column's range [%d, %d]", l.i, lo, hi)
-		}
-		v.i = l.i
-		if c.physical == footer.TypeInt32 {
-			return v, HashInt32(int32(uint32(l.i))), true, nil
-		}
-		return v, HashInt64(l.i), true, nil
-	case footer.TypeFloat, footer.TypeDouble:
-		switch l.kind {
-		case KindFloat:
-			v.f = l.f
-		case KindInt:
-			v.f = float64(l.i)
-		default:
-			return v, 0, false, fmt.Errorf("a %s literal for a floating-point column", l.kindName())
-		}
-		if c.physical == footer.TypeFloat {
-			f := float32(v.f)
-			if float64(f) != v.f || math.IsNaN(v.f) {
-				return v, 0, false, nil // no FLOAT value equals it
-			}
-			return v, HashFloat32(f), v.f != 0, nil // -0 and +0 are equal but hash apart
-		}
-		if math.IsNaN(v.f) {
-			return v, 0, false, nil
-		}
-		return v, HashFloat64(v.f), v.f != 0, nil // -0 and +0 are equal but hash apart
+		return v, fitExact, 0, false, nil
 	}
 	if l.kind != KindBytes {
-		return v, 0, false, fmt.Errorf("a %s literal for a binary column", l.kindName())
+		return v, fitExact, 0, false, fmt.Errorf("a %s literal for %s column", l.kindName(), c.describe())
 	}
 	v.b = l.b
 	if c.physical == footer.TypeFixedLenByteArray && len(l.b) != int(c.leaf.TypeLength) {
-		return v, 0, false, nil
+		return v, fitExact, 0, false, nil
 	}
-	return v, HashBytes(l.b), true, nil
+	return v, fitExact, HashBytes(l.b), true, nil
+}
+
+// convertFloat converts a number for a FLOAT, DOUBLE or FLOAT16 column.
+func (c *colType) convertFloat(l Literal) (v value, h uint64, hashed bool, err error) {
+	switch l.kind {
+	case KindFloat:
+		v.f = l.f
+	case KindInt:
+		v.f = float64(l.i)
+	case KindDecimal:
+		v.f = decimalFloat(l.d, l.scale)
+	default:
+		return v, 0, false, fmt.Errorf("a %s literal for a floating-point column", l.kindName())
+	}
+	if math.IsNaN(v.f) {
+		return v, 0, false, nil // no value equals NaN
+	}
+	switch {
+	case c.logical == logicalFloat16:
+		half := float16.New(float32(v.f))
+		if float64(half.Float32()) != v.f {
+			return v, 0, false, nil // no FLOAT16 value equals it
+		}
+		return v, HashBytes(binary.LittleEndian.AppendUint16(nil, half.Uint16())), v.f != 0, nil
+	case c.physical == footer.TypeFloat:
+		f := float32(v.f)
+		if float64(f) != v.f {
+			return v, 0, false, nil // no FLOAT value equals it
+		}
+		return v, HashFloat32(f), v.f != 0, nil // -0 and +0 are equal but hash apart
+	}
+	return v, HashFloat64(v.f), v.f != 0, nil // -0 and +0 are equal but hash apart
 }
 
 func (l Literal) kindName() string {
@@ -360,6 +426,8 @@ func (l Literal) kindName() string {
 		return "string"
 	case KindBool:
 		return "boolean"
+	case KindDecimal:
+		return "decimal"
 	}
 	return "invalid"
 }

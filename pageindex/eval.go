@@ -124,18 +124,20 @@ func (b *Bound) matchStats(nd *node, st *Stats) Match {
 	case st.HasNullCount && st.Values > 0 && st.NullCount >= st.Values:
 		nulls = MatchAll
 	}
-	switch nd.kind {
-	case nodeNull:
+	switch {
+	case nd.kind == nodeNull:
 		return nulls
-	case nodeNotNull:
+	case nd.kind == nodeNotNull:
 		return MatchAll - nulls
-	}
-	if nulls == MatchAll {
-		return MatchNone // conditions on values are false for nulls
+	case nulls == MatchAll, nd.kind == nodeIn && len(nd.vals) == 0:
+		return MatchNone // conditions on values are false for nulls; IN of nothing is false
 	}
 	ct := &b.cols[nd.col]
 	if m, ok := matchDistinct(nd, ct, st.Distinct, nulls); ok {
 		return m
+	}
+	if !ct.bounds {
+		return MatchSome // bounds in an order compare does not follow
 	}
 	lo, okLo := ct.decode(st.Min)
 	hi, okHi := ct.decode(st.Max)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -37,4 +39,24 @@ func ExampleBloom() {
 	fmt.Println(b.NumBytes(), b.Check(pageindex.HashInt64(42)))
 	// Output:
 	// 16384 true
+}
+
+// Compare a DECIMAL column with exact decimal literals, parsed or built
+// from an Arrow decimal128 value.
+func ExampleParseDecimal() {
+	price, err := pageindex.ParseDecimal("12.50")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := pageindex.And(pageindex.GreaterEq("price", price),
+		pageindex.Less("price", pageindex.Decimal128(decimal128.FromI64(1999), 2)))
+	fmt.Println(p)
+	q, err := pageindex.Parse("price >= 12.50 and price < 19.99")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(q.String() == p.String())
+	// Output:
+	// (price >= 12.50) and (price < 19.99)
+	// true
 }

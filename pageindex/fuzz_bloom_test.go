@@ -42,7 +42,8 @@ func FuzzParseBloom(f *testing.F) {
 // predicate or an error, and a predicate formats to text that parses to
 // the same text again.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{`x > 5 and s = "a"`, "not (a in (1, 2.5, 'x')) or b is not null", "`a b` prefix \"p\"", "((x<=-3e4))"} {
+	for _, s := range []string{`x > 5 and s = "a"`, "not (a in (1, 2.5, 'x')) or b is not null", "`a b` prefix \"p\"", "((x<=-3e4))",
+		"price >= 12.50 and d in (1e40, -.5, 99999999999999999999)", "h = 0x1p-2 or q < 1.5E-7"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -2,6 +2,7 @@ package pageindex
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -11,27 +12,37 @@ type Kind uint8
 
 // Literal kinds.
 const (
-	KindInt   Kind = iota + 1 // integers, dates and timestamps in their stored unit
-	KindFloat                 // floating point
-	KindBytes                 // strings and binary values
-	KindBool                  // booleans
+	KindInt     Kind = iota + 1 // integers, dates and timestamps in their stored unit
+	KindFloat                   // floating point
+	KindBytes                   // strings and binary values
+	KindBool                    // booleans
+	KindDecimal                 // exact decimal numbers: an unscaled integer and a scale
 )
 
 // Literal is a typed constant a predicate compares a column with. Build
-// one with [Int], [Float], [String], [Bytes] or [Bool].
+// one with [Int], [Float], [String], [Bytes], [Bool], [Decimal],
+// [Decimal128], [Decimal256], [ParseDecimal] or [Interval].
 type Literal struct {
-	kind Kind
-	i    int64
-	f    float64
-	b    []byte
+	kind  Kind
+	i     int64
+	f     float64
+	b     []byte
+	d     *big.Int // a decimal's unscaled value, never changed once set
+	scale int32    // a decimal's scale: the value is d * 10^-scale
 }
 
 // Int returns an integer literal. It compares with integer columns (and
-// the dates, times and timestamps stored as them, in their stored unit) and
-// with floating-point columns.
+// the dates, times and timestamps stored as them, in their stored unit;
+// INT96 timestamps as nanoseconds since the Unix epoch, the unit arrowio
+// reads them in by default), with DECIMAL columns (as the number v, not
+// as an unscaled value) and with floating-point columns (FLOAT, DOUBLE,
+// FLOAT16).
 func Int(v int64) Literal { return Literal{kind: KindInt, i: v} }
 
-// Float returns a floating-point literal, for FLOAT and DOUBLE columns.
+// Float returns a floating-point literal, for FLOAT, DOUBLE and FLOAT16
+// columns. On a DECIMAL column a finite v stands for the shortest decimal
+// that rounds to it (Float(0.1) is 0.1), and an infinite one for a number
+// beyond every value; NaN is an error there.
 func Float(v float64) Literal { return Literal{kind: KindFloat, f: v} }
 
 // String returns a string literal, for string, binary and fixed-size
@@ -62,13 +73,16 @@ func (l Literal) String() string {
 		if math.IsInf(l.f, 0) || math.IsNaN(l.f) {
 			return strings.ToLower(strconv.FormatFloat(l.f, 'g', -1, 64))
 		}
-		s := strconv.FormatFloat(l.f, 'g', -1, 64)
-		for _, c := range s {
-			if c == '.' || c == 'e' {
-				return s
-			}
+		// The shortest decimal that reads back as l.f, in the form a
+		// decimal literal formats to, so the text parses to itself.
+		d, _ := ParseDecimal(strconv.FormatFloat(l.f, 'g', -1, 64))
+		s := d.String()
+		if !strings.ContainsAny(s, ".e") {
+			return s + ".0"
 		}
-		return s + ".0"
+		return s
+	case KindDecimal:
+		return formatDecimal(l.d, l.scale)
 	case KindBytes:
 		return strconv.Quote(string(l.b))
 	case KindBool:

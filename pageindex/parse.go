@@ -12,10 +12,13 @@ import (
 // <=, >, >=) of a column with a literal, `c in (l1, l2)`, `c is null`,
 // `c is not null`, `c prefix "ab"`, combined with and, or, not and
 // parentheses (keywords in any case). Columns are dotted paths, in
-// backquotes when they hold other characters; literals are integers,
-// floats (with a point or exponent), true, false, and strings in double or
-// single quotes with Go escapes. A syntax error wraps ErrPredicate and
-// gives the byte offset.
+// backquotes when they hold other characters; literals are integers (Go
+// syntax, within int64), decimal numbers (with a point or exponent, or
+// integers beyond int64: exact [Decimal] literals, so that `price >=
+// 12.50` compares exactly with a DECIMAL column), other floats (hex
+// floats, inf, nan), true, false, and strings in double or single quotes
+// with Go escapes. A syntax error wraps ErrPredicate and gives the byte
+// offset.
 func Parse(s string) (Predicate, error) {
 	p := &parser{src: s}
 	p.next()
@@ -330,6 +333,9 @@ func (p *parser) literal() Literal {
 		p.next()
 		if i, err := strconv.ParseInt(t.text, 0, 64); err == nil {
 			return Int(i)
+		}
+		if d, err := ParseDecimal(t.text); err == nil {
+			return d // exact, until Bind knows the column's type
 		}
 		if f, err := strconv.ParseFloat(t.text, 64); err == nil {
 			return Float(f)

@@ -11,10 +11,11 @@ import (
 
 // Select evaluates the predicate row by row over n rows and returns one
 // bool per row. cols[i] holds the values of column i of [Bound.Leaves]: a
-// flat Arrow array of n rows (integers, floats, booleans, dates, times,
-// timestamps, strings, binary of any layout, or dictionaries of these),
-// as arrowio reads the column. An array of another type or length is an
-// error wrapping ErrUnsupported.
+// flat Arrow array of n rows (integers, floats, float16, booleans, dates,
+// times, timestamps, decimals, month_day_nano intervals, strings, binary
+// of any layout, or dictionaries of these), as arrowio reads the column:
+// INT96 timestamps in nanoseconds. An array of another type or length is
+// an error wrapping ErrUnsupported.
 func (b *Bound) Select(cols []arrow.Array, n int) ([]bool, error) {
 	if len(cols) != len(b.cols) {
 		return nil, fmt.Errorf("%w: %d arrays for %d predicate columns", ErrUnsupported, len(cols), len(b.cols))
@@ -138,8 +139,22 @@ func (b *Bound) evalLeaf(nd *node, arr arrow.Array) ([]bool, error) {
 		scanBytes(out, a, a.Value, nd, ct)
 	case *array.FixedSizeBinary:
 		scanBytes(out, a, a.Value, nd, ct)
+	case *array.Decimal32, *array.Decimal64, *array.Decimal128, *array.Decimal256:
+		if err := scanDecimals(out, arr, nd, ct); err != nil {
+			return nil, err
+		}
+	case *array.Float16:
+		if ct.logical != logicalFloat16 && ct.order != orderBytes {
+			return nil, unsupportedArray(ct, arr)
+		}
+		scanFloat16s(out, a, nd, ct)
+	case *array.MonthDayNanoInterval:
+		if ct.logical != logicalInterval {
+			return nil, unsupportedArray(ct, arr)
+		}
+		scanIntervals(out, a, nd, ct)
 	default:
-		return nil, fmt.Errorf("%w: evaluating a predicate on column %q of Arrow type %s", ErrUnsupported, ct.leaf.DottedPath(), arr.DataType())
+		return nil, unsupportedArray(ct, arr)
 	}
 	return out, nil
 }

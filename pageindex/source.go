@@ -25,8 +25,11 @@ func usesBloom(nd *node, col int) bool {
 
 // ChunkStats returns the statistics of a column chunk as Stats. Bounds
 // come from min_value and max_value, or from the deprecated min and max
-// when those are absent and the column's values order as signed numbers,
-// the only order the deprecated fields were written in.
+// when those are absent and the column's values are integers (DECIMALs
+// stored in INT32 or INT64 included), FLOATs or DOUBLEs, which order as
+// the signed numbers the deprecated fields were written in. Whether the
+// bounds are used at all is the bound predicate's choice (by the column's
+// order).
 func ChunkStats(md *footer.ColumnMetaData, leaf *footer.Node) Stats {
 	st := Stats{Values: md.NumValues}
 	s := md.Statistics
@@ -51,8 +54,8 @@ func legacyBoundsUsable(leaf *footer.Node) bool {
 	if _, err := probe.column(leaf.DottedPath(), &footer.Schema{Leaves: []*footer.Node{leaf}}); err != nil {
 		return false
 	}
-	o := probe.cols[0].order
-	return o == orderSigned || o == orderFloat
+	c := &probe.cols[0]
+	return c.logical != logicalFloat16 && (c.order == orderSigned || c.order == orderFloat)
 }
 
 // IndexPages returns the Pages a column chunk's ColumnIndex and
@@ -93,8 +96,8 @@ func IndexPages(ci *footer.ColumnIndex, oi *footer.OffsetIndex, rows int64) (Pag
 // SplitPlain splits count PLAIN-encoded values of physical type t (of
 // width typeLength for FIXED_LEN_BYTE_ARRAY) in src into one slice per
 // value, aliasing src, for [Stats.Distinct]. Values that run past src, a
-// count that src cannot hold, or a BOOLEAN or INT96 type (no dictionary
-// holds them) are errors wrapping ErrCorrupt or ErrUnsupported.
+// count that src cannot hold, or the BOOLEAN type (no dictionary holds
+// it) are errors wrapping ErrCorrupt or ErrUnsupported.
 func SplitPlain(t footer.Type, typeLength int32, count int, src []byte) ([][]byte, error) {
 	width := 0
 	switch t {
@@ -102,6 +105,8 @@ func SplitPlain(t footer.Type, typeLength int32, count int, src []byte) ([][]byt
 		width = 4
 	case footer.TypeInt64, footer.TypeDouble:
 		width = 8
+	case footer.TypeInt96:
+		width = 12
 	case footer.TypeFixedLenByteArray:
 		width = int(typeLength)
 		if width <= 0 {

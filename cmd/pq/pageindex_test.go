@@ -29,14 +29,21 @@ func indexedFile(t *testing.T) string {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "indexed.parquet")
+	return writeTestFile(t, "indexed.parquet", rec, arrowio.WriteOptions{DataPageRows: 25,
+		Columns: map[string]arrowio.ColumnOptions{"s": {BloomFilter: &arrowio.BloomFilterOptions{}}}})
+}
+
+// writeTestFile writes rec with opts to a file name in a temporary
+// directory and returns its path.
+func writeTestFile(t *testing.T, name string, rec arrow.RecordBatch, opts arrowio.WriteOptions) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := arrowio.NewWriter(f, schema, arrowio.WriteOptions{DataPageRows: 25,
-		Columns: map[string]arrowio.ColumnOptions{"s": {BloomFilter: &arrowio.BloomFilterOptions{}}}})
+	w, err := arrowio.NewWriter(f, rec.Schema(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
