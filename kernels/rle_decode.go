@@ -35,7 +35,7 @@ func (d *RLEDecoder) DecodeLevels(dst []int16, maxLevel int16) (int, error) {
 	if err := checkMaxLevel(int(maxLevel), d.width, 16); err != nil {
 		return 0, err
 	}
-	return rleDecode(d, dst, uint64(maxLevel)+1, unpackGeneric[int16])
+	return rleDecode(d, dst, uint64(maxLevel)+1, unpackLevels)
 }
 
 // DecodeLevelsUint8 is [RLEDecoder.DecodeLevels] for levels held as bytes;

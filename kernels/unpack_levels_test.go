@@ -1,0 +1,56 @@
+package kernels
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestUnpackLevels checks the level unpacker against the generic one for
+// the widths levels have, at every length around the table steps, from
+// unaligned sources.
+func TestUnpackLevels(t *testing.T) {
+	r := rand.New(rand.NewPCG(95, 96))
+	for w := uint(0); w <= 16; w++ {
+		for _, n := range testLengths(t) {
+			src := randBytes(r, (n*int(w)+7)/8+1)[1:]
+			want := make([]int16, n)
+			unpackGeneric(want, src, w)
+			got := make([]int16, n+1)
+			got[n] = -7
+			unpackLevels(got[:n], src, w)
+			if !slices.Equal(got[:n], want) || got[n] != -7 {
+				t.Fatalf("width %d, n=%d: levels differ", w, n)
+			}
+		}
+	}
+}
+
+func BenchmarkUnpackLevels(b *testing.B) {
+	r := rand.New(rand.NewPCG(97, 98))
+	for _, w := range []uint{1, 2} {
+		for _, n := range []int{24, 504} {
+			b.Run(fmt.Sprintf("width=%d/n=%d", w, n), func(b *testing.B) {
+				src := randBytes(r, (n*int(w)+7)/8)
+				dst := make([]int16, n)
+				b.SetBytes(int64(2 * n))
+				b.ReportAllocs()
+				for b.Loop() {
+					unpackLevels(dst, src, w)
+				}
+				b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
+			})
+			b.Run(fmt.Sprintf("width=%d/n=%d/generic", w, n), func(b *testing.B) {
+				src := randBytes(r, (n*int(w)+7)/8)
+				dst := make([]int16, n)
+				b.SetBytes(int64(2 * n))
+				b.ReportAllocs()
+				for b.Loop() {
+					unpackGeneric(dst, src, w)
+				}
+				b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
+			})
+		}
+	}
+}
