@@ -31,26 +31,18 @@ func BenchmarkUnpackLevels(b *testing.B) {
 	r := rand.New(rand.NewPCG(97, 98))
 	for _, w := range []uint{1, 2} {
 		for _, n := range []int{24, 504} {
-			b.Run(fmt.Sprintf("width=%d/n=%d", w, n), func(b *testing.B) {
-				src := randBytes(r, (n*int(w)+7)/8)
-				dst := make([]int16, n)
-				b.SetBytes(int64(2 * n))
-				b.ReportAllocs()
-				for b.Loop() {
-					unpackLevels(dst, src, w)
-				}
-				b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
-			})
-			b.Run(fmt.Sprintf("width=%d/n=%d/generic", w, n), func(b *testing.B) {
-				src := randBytes(r, (n*int(w)+7)/8)
-				dst := make([]int16, n)
-				b.SetBytes(int64(2 * n))
-				b.ReportAllocs()
-				for b.Loop() {
-					unpackGeneric(dst, src, w)
-				}
-				b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
-			})
+			src := randBytes(r, (n*int(w)+7)/8)
+			dst := make([]int16, n)
+			for _, im := range []impl[func([]int16, []byte, uint)]{{"levels", unpackLevels}, {"generic", unpackGeneric[int16]}} {
+				b.Run(fmt.Sprintf("width=%d/n=%d/impl=%s", w, n, im.name), func(b *testing.B) {
+					b.SetBytes(int64(2 * n))
+					b.ReportAllocs()
+					for b.Loop() {
+						im.fn(dst, src, w)
+					}
+					b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
+				})
+			}
 		}
 	}
 }

@@ -116,14 +116,24 @@ func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets 
 		}
 		nulls = slots - set
 	}
-	if offsets != nil {
-		var o O
-		if _, small := any(o).(int32); small && elems > math.MaxInt32 {
-			return 0, 0, fmt.Errorf("%w: list %q has %d elements in one batch, more than 32-bit offsets hold", ErrUnsupported, p.Name, elems)
-		}
-		offsets[slots] = O(elems)
+	if err := endOffsets(p, offsets, slots, elems); err != nil {
+		return 0, 0, err
 	}
 	return nulls, elems, nil
+}
+
+// endOffsets stores the last of a walk's offsets (when it has offsets),
+// elems, after checking that O holds it.
+func endOffsets[O offset](p *plan, offsets []O, slots, elems int) error {
+	if offsets == nil {
+		return nil
+	}
+	var o O
+	if _, small := any(o).(int32); small && elems > math.MaxInt32 {
+		return fmt.Errorf("%w: list %q has %d elements in one batch, more than 32-bit offsets hold", ErrUnsupported, p.Name, elems)
+	}
+	offsets[slots] = O(elems)
+	return nil
 }
 
 // walkFlat is walk for a column without repetition: p is outside every

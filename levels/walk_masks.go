@@ -194,12 +194,8 @@ func walkNested[O offset](p *plan, def, rep []int16, slots int, valid []byte, of
 		out.flush()
 		nulls = slots - out.set
 	}
-	if offsets != nil {
-		var o O
-		if _, small := any(o).(int32); small && elems > math.MaxInt32 {
-			return 0, 0, fmt.Errorf("%w: list %q has %d elements in one batch, more than 32-bit offsets hold", ErrUnsupported, p.Name, elems)
-		}
-		offsets[slots] = O(elems)
+	if err := endOffsets(p, offsets, slots, elems); err != nil {
+		return 0, 0, err
 	}
 	return nulls, elems, nil
 }
