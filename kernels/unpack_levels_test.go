@@ -46,3 +46,31 @@ func BenchmarkUnpackLevels(b *testing.B) {
 		}
 	}
 }
+
+// TestAnyLaneAtLeast checks the four-lane bound check against a plain
+// comparison, for lanes with and without their top bit, at every tail.
+func TestAnyLaneAtLeast(t *testing.T) {
+	r := rand.New(rand.NewPCG(99, 100))
+	for range 20000 {
+		s := make([]uint16, r.IntN(11))
+		for i := range s {
+			switch r.IntN(3) {
+			case 0:
+				s[i] = uint16(r.Uint32())
+			default:
+				s[i] = uint16(r.IntN(5))
+			}
+		}
+		bound := uint64(1 + r.IntN(5))
+		if r.IntN(4) == 0 {
+			bound = uint64(1 + r.IntN(0x8000))
+		}
+		want := false
+		for _, v := range s {
+			want = want || uint64(v) >= bound
+		}
+		if got := anyLaneAtLeast(plainBytes(s), bound); got != want {
+			t.Fatalf("anyLaneAtLeast(%v, %d) = %v", s, bound, got)
+		}
+	}
+}
