@@ -79,19 +79,26 @@ func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
 		w := d.t.width
 		return kernels.GatherFixed(out.values.Bytes()[at*w:(at+len(idx))*w], d.values, w, idx)
 	case binaryTarget:
-		// Offsets first, which sizes the data, then the values, copied
-		// as whole blocks into the data's slack.
-		var size int
+		// One pass when the data buffer already has room for the longest
+		// value at every index; otherwise size the values first.
+		bound := int64(len(idx)) * int64(d.bytes.MaxLen())
+		var data []byte
+		if bound <= int64(out.data.Cap()-out.dataLen-dataSlack) {
+			data = out.growData(int(bound))
+		} else {
+			size, err := kernels.GatherByteArraySize(&d.bytes, idx)
+			if err != nil {
+				return err
+			}
+			data = out.growDataFor(size, at+len(idx))
+		}
+		var n int
 		var err error
 		if d.t.large {
-			size, err = kernels.GatherByteArrayOffsets(offsets64(out)[at:at+len(idx)+1], &d.bytes, idx)
+			n, err = kernels.GatherByteArray(offsets64(out)[at:at+len(idx)+1], data, &d.bytes, idx)
 		} else {
-			size, err = kernels.GatherByteArrayOffsets(offsets32(out)[at:at+len(idx)+1], &d.bytes, idx)
+			n, err = kernels.GatherByteArray(offsets32(out)[at:at+len(idx)+1], data, &d.bytes, idx)
 		}
-		if err != nil {
-			return err
-		}
-		n, err := kernels.GatherByteArrayData(out.growDataFor(size, at+len(idx)), out.dataLen, &d.bytes, idx)
 		out.dataLen += n
 		return err
 	}

@@ -100,16 +100,16 @@ func FuzzGather(f *testing.F) {
 		if err := Gather(got12, dict12, idx); (err != nil) != (bad >= 0) {
 			t.Fatalf("12-byte values: bad index at %d, error %v", bad, err)
 		}
-		offsets := make([]int64, len(idx)+1)
-		size, err := GatherByteArrayOffsets(offsets, &bd, idx)
+		size, err := GatherByteArraySize(&bd, idx)
 		if (err != nil) != (bad >= 0) {
-			t.Fatalf("offsets: bad index at %d, error %v", bad, err)
+			t.Fatalf("size: bad index at %d, error %v", bad, err)
 		}
 		if err != nil {
 			return
 		}
+		offsets := make([]int64, len(idx)+1)
 		buf := make([]byte, size+len(data)%(GatherSlack+1))
-		if n, err := GatherByteArrayData(buf, 0, &bd, idx); err != nil || n != size {
+		if n, err := GatherByteArray(offsets, buf, &bd, idx); err != nil || n != size {
 			t.Fatalf("byte arrays: wrote %d of %d, %v", n, size, err)
 		}
 		for i, ix := range idx {

@@ -46,23 +46,23 @@ func testGatherByteArray[O Offset](t *testing.T) {
 		for _, n := range testLengths(t) {
 			idx := testIndices(r, n, len(dictVals))
 			wantOff, wantData := testGatherRef[O](dictVals, idx, 2)
-			offsets := make([]O, n+1)
-			offsets[0] = 2
-			size, err := GatherByteArrayOffsets(offsets, &dict, idx)
-			if err != nil || size != len(wantData)-2 || !slices.Equal(offsets, wantOff) {
+			size, err := GatherByteArraySize(&dict, idx)
+			if err != nil || size != len(wantData)-2 {
 				t.Fatalf("kind %d, n=%d: size %d, want %d, %v", kind, n, size, len(wantData)-2, err)
 			}
 			// Exact room (the last values copied exactly), and room for
 			// the slack with a canary after it.
 			for _, slack := range []int{0, GatherSlack} {
+				offsets := make([]O, n+1)
+				offsets[0] = 2
 				data := make([]byte, 2+size+slack+1)
 				data[len(data)-1] = 0xfe
 				copy(data, wantData[:2])
-				got, err := GatherByteArrayData(data[:len(data)-1], 2, &dict, idx)
+				got, err := GatherByteArray(offsets, data[:len(data)-1], &dict, idx)
 				if err != nil || got != size {
 					t.Fatalf("kind %d, n=%d, slack %d: wrote %d, %v", kind, n, slack, got, err)
 				}
-				if !bytes.Equal(data[:2+size], wantData) || data[len(data)-1] != 0xfe {
+				if !slices.Equal(offsets, wantOff) || !bytes.Equal(data[:2+size], wantData) || data[len(data)-1] != 0xfe {
 					t.Fatalf("kind %d, n=%d, slack %d: gathered values differ", kind, n, slack)
 				}
 			}
@@ -73,33 +73,33 @@ func testGatherByteArray[O Offset](t *testing.T) {
 func TestGatherByteArrayErrors(t *testing.T) {
 	dictVals := [][]byte{[]byte("a"), []byte("bb"), bytes.Repeat([]byte("c"), 40)}
 	dict := testByteArrayDict(t, dictVals)
-	if dict.Len() != 3 {
-		t.Fatalf("Len %d", dict.Len())
+	if dict.Len() != 3 || dict.MaxLen() != 40 {
+		t.Fatalf("Len %d, MaxLen %d", dict.Len(), dict.MaxLen())
 	}
 	idx := []uint32{1, 3}
-	if _, err := GatherByteArrayOffsets(make([]int32, 3), &dict, idx); !errors.Is(err, ErrOutOfRange) {
-		t.Fatalf("offsets, bad index: %v", err)
+	if _, err := GatherByteArraySize(&dict, idx); !errors.Is(err, ErrOutOfRange) {
+		t.Fatalf("size, bad index: %v", err)
 	}
-	if _, err := GatherByteArrayData(make([]byte, 100), 0, &dict, idx); !errors.Is(err, ErrOutOfRange) {
-		t.Fatalf("data, bad index: %v", err)
+	if _, err := GatherByteArray(make([]int32, 3), make([]byte, 100), &dict, idx); !errors.Is(err, ErrOutOfRange) {
+		t.Fatalf("bad index: %v", err)
 	}
-	if _, err := GatherByteArrayOffsets(make([]int32, 2), &dict, idx); !errors.Is(err, ErrShortBuffer) {
+	if _, err := GatherByteArray(make([]int32, 2), make([]byte, 100), &dict, idx); !errors.Is(err, ErrShortBuffer) {
 		t.Fatalf("short offsets: %v", err)
 	}
-	if _, err := GatherByteArrayOffsets([]int32{-1, 0, 0}, &dict, []uint32{0, 1}); !errors.Is(err, ErrShortBuffer) {
+	if _, err := GatherByteArray([]int32{-1, 0, 0}, make([]byte, 100), &dict, []uint32{0, 1}); !errors.Is(err, ErrShortBuffer) {
 		t.Fatalf("negative first offset: %v", err)
 	}
+	if _, err := GatherByteArray([]int32{11}, make([]byte, 10), &dict, nil); !errors.Is(err, ErrShortBuffer) {
+		t.Fatalf("start past the data: %v", err)
+	}
 	for _, idx := range [][]uint32{{0, 1, 2}, {2, 0}} {
-		size, _ := GatherByteArrayOffsets(make([]int32, len(idx)+1), &dict, idx)
-		if _, err := GatherByteArrayData(make([]byte, size-1), 0, &dict, idx); !errors.Is(err, ErrShortBuffer) {
+		size, _ := GatherByteArraySize(&dict, idx)
+		if _, err := GatherByteArray(make([]int32, len(idx)+1), make([]byte, size-1), &dict, idx); !errors.Is(err, ErrShortBuffer) {
 			t.Fatalf("short data for %v: %v", idx, err)
 		}
 	}
-	if _, err := GatherByteArrayData(make([]byte, 10), 11, &dict, nil); !errors.Is(err, ErrShortBuffer) {
-		t.Fatalf("start past the data: %v", err)
-	}
 	var empty ByteArrayDict
-	if _, err := GatherByteArrayOffsets(make([]int32, 2), &empty, []uint32{0}); !errors.Is(err, ErrOutOfRange) {
+	if _, err := GatherByteArraySize(&empty, []uint32{0}); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("empty dictionary: %v", err)
 	}
 }
@@ -130,6 +130,8 @@ func TestNewByteArrayDict(t *testing.T) {
 	}
 }
 
+// BenchmarkGatherByteArray times the one-pass gather, into data with room
+// for the slack.
 func BenchmarkGatherByteArray(b *testing.B) {
 	const n = 4096
 	for _, c := range []struct {
@@ -141,15 +143,12 @@ func BenchmarkGatherByteArray(b *testing.B) {
 			idx := testIndices(r, n, c.dict)
 			dict := testByteArrayDict(b, testStrings(r, c.dict, c.kind))
 			offsets := make([]int32, n+1)
-			size, _ := GatherByteArrayOffsets(offsets, &dict, idx)
+			size, _ := GatherByteArraySize(&dict, idx)
 			data := make([]byte, size+GatherSlack)
 			b.SetBytes(int64(size + 4*n))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := GatherByteArrayOffsets(offsets, &dict, idx); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := GatherByteArrayData(data, 0, &dict, idx); err != nil {
+				if _, err := GatherByteArray(offsets, data, &dict, idx); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -158,8 +158,8 @@ func TestGatherAllocs(t *testing.T) {
 	data := make([]byte, 20000)
 	if a := testing.AllocsPerRun(20, func() {
 		_ = Gather(dst, dict, idx)
-		_, _ = GatherByteArrayOffsets(offsets, &bd, idx)
-		_, _ = GatherByteArrayData(data, 0, &bd, idx)
+		_, _ = GatherByteArraySize(&bd, idx)
+		_, _ = GatherByteArray(offsets, data, &bd, idx)
 	}); a != 0 {
 		t.Fatalf("%v allocations per run", a)
 	}
