@@ -29,17 +29,8 @@ func (mask *levelMask) word(w int) uint64 {
 func (mask *levelMask) fill(levels []int16, t int32) {
 	words := (len(levels) + 63) / 64
 	b := mask[:8*words]
-	switch {
-	case t > math.MaxInt16:
+	if t > math.MaxInt16 {
 		clear(b)
-		return
-	case t <= 0:
-		for i := range b {
-			b[i] = 0xff
-		}
-		if tail := len(levels) & 63; tail != 0 {
-			binary.LittleEndian.PutUint64(b[8*words-8:], 1<<tail-1)
-		}
 		return
 	}
 	if words > 0 {
