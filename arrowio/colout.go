@@ -135,10 +135,10 @@ func (o *colOut) release() {
 
 // growData makes room for extra more bytes of binary data after dataLen,
 // at least doubling the buffer when it grows, and returns the data bytes
-// with that room (plus the 16 bytes of slack the byte-array kernels may
+// with that room (plus dataSlack bytes the byte-array kernels may
 // overwrite past their last value).
 func (o *colOut) growData(extra int) []byte {
-	need := o.dataLen + extra + 16
+	need := o.dataLen + extra + dataSlack
 	if need > o.data.Cap() {
 		o.data.Reserve(max(need, 2*o.data.Cap()))
 	}
@@ -148,15 +148,20 @@ func (o *colOut) growData(extra int) []byte {
 	return o.data.Bytes()
 }
 
+// dataSlack is the room past the data of a binary colOut that the
+// byte-array kernels may overwrite: the most any of them writes past its
+// last value (kernels.GatherSlack; the plain and delta decoders write 16).
+const dataSlack = kernels.GatherSlack
+
 // growDataFor is growData for a write that leaves the slots before filled
 // decoded: when the buffer must grow, it grows at least to what all the
 // buffers' slots need at the rate of bytes per slot so far, so that a
 // batch decoded in many pieces copies its data about once rather than at
 // every doubling.
 func (o *colOut) growDataFor(extra, filled int) []byte {
-	if need := o.dataLen + extra + 16; need > o.data.Cap() && filled > 0 && filled < o.slots {
+	if need := o.dataLen + extra + dataSlack; need > o.data.Cap() && filled > 0 && filled < o.slots {
 		rate := float64(o.dataLen+extra) / float64(filled)
-		o.data.Reserve(max(need, int(min(rate*float64(o.slots)*1.05, 1<<31))+16))
+		o.data.Reserve(max(need, int(min(rate*float64(o.slots)*1.05, 1<<31))+dataSlack))
 	}
 	return o.growData(extra)
 }

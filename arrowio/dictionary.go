@@ -12,10 +12,12 @@ import (
 type dictionary struct {
 	t   *target
 	len int
-	// fixed: len*t.width bytes; binary: offsets and data.
+	// fixed: len*t.width bytes; binary: offsets and data, checked once
+	// in bytes for the gathers.
 	values  []byte
 	offsets []int32
 	data    []byte
+	bytes   kernels.ByteArrayDict
 }
 
 // newDictionary decodes a dictionary page (PLAIN or PLAIN_DICTIONARY
@@ -59,6 +61,10 @@ func newDictionary(t *target, enc footer.Encoding, count int, page []byte) (*dic
 		if d.offsets, d.data, err = plainByteArrays(count, page); err != nil {
 			return nil, err
 		}
+		if d.bytes, err = kernels.NewByteArrayDict(d.offsets, d.data); err != nil {
+			d.release()
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("%w: dictionary page for values read as %s", ErrUnsupported, t.typ)
 	}
@@ -73,16 +79,25 @@ func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
 		w := d.t.width
 		return kernels.GatherFixed(out.values.Bytes()[at*w:(at+len(idx))*w], d.values, w, idx)
 	case binaryTarget:
-		size, err := kernels.GatherByteArraySize(d.offsets, idx)
-		if err != nil {
-			return err
-		}
-		data := out.growDataFor(size, at+len(idx))
-		var n int
-		if d.t.large {
-			n, err = kernels.GatherByteArray(offsets64(out)[at:at+len(idx)+1], data, d.offsets, d.data, idx)
+		// One pass when the data buffer already has room for the longest
+		// value at every index; otherwise size the values first.
+		bound := int64(len(idx)) * int64(d.bytes.MaxLen())
+		var data []byte
+		if bound <= int64(out.data.Cap()-out.dataLen-dataSlack) {
+			data = out.growData(int(bound))
 		} else {
-			n, err = kernels.GatherByteArray(offsets32(out)[at:at+len(idx)+1], data, d.offsets, d.data, idx)
+			size, err := kernels.GatherByteArraySize(&d.bytes, idx)
+			if err != nil {
+				return err
+			}
+			data = out.growDataFor(size, at+len(idx))
+		}
+		var n int
+		var err error
+		if d.t.large {
+			n, err = kernels.GatherByteArray(offsets64(out)[at:at+len(idx)+1], data, &d.bytes, idx)
+		} else {
+			n, err = kernels.GatherByteArray(offsets32(out)[at:at+len(idx)+1], data, &d.bytes, idx)
 		}
 		out.dataLen += n
 		return err
@@ -98,7 +113,7 @@ func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 	}
 	offsets := castBytes[int32](getBytes(4 * (count + 1)))
 	offsets[0] = 0
-	data := getBytes(len(page) + 16)
+	data := getBytes(len(page) + kernels.GatherSlack) // the slack a ByteArrayDict wants
 	n, _, err := kernels.PlainByteArray(offsets, data, page)
 	if err != nil {
 		putBytes(bytesOf(offsets))

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
 	"github.com/quiverio/quiver/levels"
 )
 
@@ -221,7 +222,9 @@ func (l *nestedLeaf) release() {
 // [from, to) at the maximum definition level into out after its first at
 // values, and returns how many there were.
 func (l *nestedLeaf) decodeValues(out *colOut, at, from, to int) (int, error) {
-	k := levels.CountLevel(l.def[from:to], l.maxDef)
+	// The level decoders check every level against maxDef, so the
+	// levels at least maxDef are those equal to it.
+	k := kernels.CountLevelsAtLeast(l.def[from:to], l.maxDef)
 	if k == 0 || l.t.kind == nullTarget {
 		return k, nil
 	}

@@ -54,3 +54,16 @@ func levelsAsm[T levelType](kernel func(dst []byte, levels []T, t T) (int, int))
 		return nulls + n - valid + levelsToBitmapGeneric(dst, offset+uint(n), levels[n:], t)
 	}
 }
+
+// countAtLeastAsm counts through the levels-to-bitmap kernel, chunk by
+// chunk into a bitmap on the stack, finishing the last levels with the
+// portable twin.
+func countAtLeastAsm(levels []int16, t int16) int {
+	var b [countChunk / 8]byte
+	n := 0
+	for len(levels) >= 32 {
+		k, set := levelsToBitmap16Asm(b[:], levels, t)
+		n, levels = n+set, levels[k:]
+	}
+	return n + countAtLeastGeneric(levels, t)
+}

@@ -111,6 +111,7 @@ func TestDispatchChoice(t *testing.T) {
 	checkChoice(t, "deltaPrefixSum64", deltaPrefixSum64, deltaPrefixSum64Impls, simd)
 	checkChoice(t, "levelsToBitmap16", levelsToBitmap16, levelsToBitmap16Impls, simdPopcnt)
 	checkChoice(t, "levelsToBitmap8", levelsToBitmap8, levelsToBitmap8Impls, simdPopcnt)
+	checkChoice(t, "countAtLeast16", countAtLeast16, countAtLeast16Impls, simdPopcnt)
 	if runtime.GOARCH == "amd64" {
 		checkChoice(t, "gather32", gather32, gather32Impls, simd)
 		checkChoice(t, "gather64", gather64, gather64Impls, simd)

@@ -82,8 +82,8 @@ func TestOffsetOverflow(t *testing.T) {
 	}
 	// The others write data: give them 2 GiB of (mostly untouched) data.
 	big := make([]byte, math.MaxInt32+16)
-	dictOff, dictData := testFlatten[int32]([][]byte{[]byte("abcd")}, 0)
-	if _, err := GatherByteArray([]int32{top, 0, 0}, big, dictOff, dictData, []uint32{0, 0}); !errors.Is(err, ErrOffsetOverflow) {
+	dict := testByteArrayDict(t, [][]byte{[]byte("abcd")})
+	if _, err := GatherByteArray([]int32{top, 0, 0}, big, &dict, []uint32{0, 0}); !errors.Is(err, ErrOffsetOverflow) {
 		t.Errorf("gather: %v", err)
 	}
 	srcOff, srcData := testFlatten[int32]([][]byte{[]byte("abcd"), []byte("efgh")}, 0)

@@ -71,7 +71,8 @@ func FuzzGather(f *testing.F) {
 	for i := range dict12 {
 		dict12[i][0] = byte(i)
 	}
-	dOff, dData := testFlatten[int32]([][]byte{{}, []byte("a"), []byte("bb"), []byte("ccc"), []byte("dddd"), []byte("eeeee"), []byte("ffffff")}, 0)
+	dictVals := [][]byte{{}, []byte("a"), []byte("bb"), []byte("ccc"), []byte("dddd"), []byte("eeeee"), bytes.Repeat([]byte("f"), 40)}
+	bd := testByteArrayDict(f, dictVals)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		idx := make([]uint32, len(data))
 		bad := -1
@@ -99,7 +100,7 @@ func FuzzGather(f *testing.F) {
 		if err := Gather(got12, dict12, idx); (err != nil) != (bad >= 0) {
 			t.Fatalf("12-byte values: bad index at %d, error %v", bad, err)
 		}
-		size, err := GatherByteArraySize(dOff, idx)
+		size, err := GatherByteArraySize(&bd, idx)
 		if (err != nil) != (bad >= 0) {
 			t.Fatalf("size: bad index at %d, error %v", bad, err)
 		}
@@ -107,12 +108,12 @@ func FuzzGather(f *testing.F) {
 			return
 		}
 		offsets := make([]int64, len(idx)+1)
-		buf := make([]byte, size)
-		if n, err := GatherByteArray(offsets, buf, dOff, dData, idx); err != nil || n != size {
+		buf := make([]byte, size+len(data)%(GatherSlack+1))
+		if n, err := GatherByteArray(offsets, buf, &bd, idx); err != nil || n != size {
 			t.Fatalf("byte arrays: wrote %d of %d, %v", n, size, err)
 		}
 		for i, ix := range idx {
-			if !slices.Equal(buf[offsets[i]:offsets[i+1]], dData[dOff[ix]:dOff[ix+1]]) {
+			if !slices.Equal(buf[offsets[i]:offsets[i+1]], dictVals[ix]) {
 				t.Fatalf("byte array %d differs", i)
 			}
 		}

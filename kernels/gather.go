@@ -91,67 +91,6 @@ func gatherErr(k int, idx []uint32, dictLen int) error {
 	return nil
 }
 
-// GatherByteArraySize returns the bytes the byte-array values
-// dict[idx[i]] take together (dictionary value j is
-// dictData[dictOffsets[j]:dictOffsets[j+1]]), so that the caller can size
-// the data for [GatherByteArray] exactly. An index past the dictionary
-// wraps [ErrOutOfRange].
-func GatherByteArraySize[D Offset](dictOffsets []D, idx []uint32) (int, error) {
-	n := max(len(dictOffsets)-1, 0)
-	total := int64(0)
-	for i, ix := range idx {
-		if uint64(ix) >= uint64(n) {
-			return 0, gatherErr(i, idx, n)
-		}
-		l := int64(dictOffsets[ix+1]) - int64(dictOffsets[ix])
-		if l < 0 {
-			return 0, fmt.Errorf("%w: gather: dictionary value %d has length %d", ErrOutOfRange, ix, l)
-		}
-		total += l
-	}
-	return int(total), nil
-}
-
-// GatherByteArray gathers the byte-array values dict[idx[i]] (dictionary
-// value j is dictData[dictOffsets[j]:dictOffsets[j+1]]) into Arrow offsets
-// (len(idx)+1 of them; the caller sets offsets[0]) and data, writing
-// data[offsets[0]:] and returning the bytes written. Up to 16 bytes of data
-// past the last value may be overwritten. An index past the dictionary, or
-// dictionary offsets that decrease or point outside dictData, wraps
-// [ErrOutOfRange]; too few offsets or too little data (see
-// [GatherByteArraySize]), [ErrShortBuffer]; values past the range of O,
-// [ErrCorrupt].
-func GatherByteArray[O, D Offset](offsets []O, data []byte, dictOffsets []D, dictData []byte, idx []uint32) (int, error) {
-	if len(offsets) < len(idx)+1 || offsets[0] < 0 || int64(offsets[0]) > int64(len(data)) {
-		return 0, fmt.Errorf("%w: gather: %d offsets for %d values, or offsets[0] outside %d data bytes", ErrShortBuffer, len(offsets), len(idx), len(data))
-	}
-	n := max(len(dictOffsets)-1, 0)
-	limit := int(min(int64(len(data)), maxOffset[O]()))
-	base := int(offsets[0])
-	d := base
-	out := offsets[1 : len(idx)+1]
-	for i, ix := range idx {
-		if uint64(ix) >= uint64(n) {
-			return 0, gatherErr(i, idx, n)
-		}
-		s, e := int64(dictOffsets[ix]), int64(dictOffsets[ix+1])
-		if s < 0 || s > e || e > int64(len(dictData)) {
-			return 0, fmt.Errorf("%w: gather: dictionary value %d spans %d..%d of %d bytes", ErrOutOfRange, ix, s, e, len(dictData))
-		}
-		l := int(e - s)
-		if l > limit-d {
-			if int64(d+l) > maxOffset[O]() {
-				return 0, fmt.Errorf("%w: gather: value %d ends at offset %d", ErrOffsetOverflow, i, d+l)
-			}
-			return 0, fmt.Errorf("%w: gather: value %d needs data up to byte %d, have %d", ErrShortBuffer, i, d+l, len(data))
-		}
-		copyShort(data, d, dictData, int(s), l)
-		d += l
-		out[i] = O(d)
-	}
-	return d - base, nil
-}
-
 // Dispatch variables for the 4- and 8-byte gathers; an arch init() may
 // replace them once. Each gathers until the first index at or past
 // len(dict) and returns how many it gathered; len(dst) >= len(idx).

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -148,80 +147,19 @@ func TestGatherFixed(t *testing.T) {
 	}
 }
 
-func TestGatherByteArray(t *testing.T) {
-	t.Run("int32<-int32", testGatherByteArray[int32, int32])
-	t.Run("int64<-int32", testGatherByteArray[int64, int32])
-	t.Run("int32<-int64", testGatherByteArray[int32, int64])
-}
-
-func testGatherByteArray[O, D Offset](t *testing.T) {
-	r := rand.New(rand.NewPCG(77, 78))
-	dictVals := testStrings(r, 60, 2)
-	dOff, dData := testFlatten[D](dictVals, 3)
-	for _, n := range testLengths(t) {
-		idx := testIndices(r, n, len(dictVals))
-		want := make([][]byte, n)
-		for i, ix := range idx {
-			want[i] = dictVals[ix]
-		}
-		wantOff, wantData := testFlatten[O](want, 2)
-		size, err := GatherByteArraySize(dOff, idx)
-		if err != nil || size != len(wantData)-2 {
-			t.Fatalf("n=%d: size %d, want %d, %v", n, size, len(wantData)-2, err)
-		}
-		offsets := make([]O, n+1)
-		offsets[0] = 2
-		data := make([]byte, 2+size)
-		copy(data, wantData[:2])
-		if got, err := GatherByteArray(offsets, data, dOff, dData, idx); err != nil || got != size {
-			t.Fatalf("n=%d: wrote %d, %v", n, got, err)
-		}
-		if !slices.Equal(offsets, wantOff) || !bytes.Equal(data, wantData) {
-			t.Fatalf("n=%d: gathered values differ", n)
-		}
-	}
-	idx := []uint32{1, 60}
-	if _, err := GatherByteArraySize(dOff, idx); !errors.Is(err, ErrOutOfRange) {
-		t.Fatalf("size, bad index: %v", err)
-	}
-	if _, err := GatherByteArray(make([]O, 3), make([]byte, 1000), dOff, dData, idx); !errors.Is(err, ErrOutOfRange) {
-		t.Fatalf("bad index: %v", err)
-	}
-	if _, err := GatherByteArray(make([]O, 2), make([]byte, 1000), dOff, dData, idx); !errors.Is(err, ErrShortBuffer) {
-		t.Fatalf("short offsets: %v", err)
-	}
-	long := []uint32{0, 1, 2, 3, 4, 5, 6, 7}
-	size, _ := GatherByteArraySize(dOff, long)
-	if _, err := GatherByteArray(make([]O, 9), make([]byte, size-1), dOff, dData, long); !errors.Is(err, ErrShortBuffer) {
-		t.Fatalf("short data: %v", err)
-	}
-	bad := slices.Clone(dOff)
-	bad[1], bad[2] = bad[2]+1, bad[1]
-	if _, err := GatherByteArray(make([]O, 3), make([]byte, 1000), bad, dData, []uint32{1, 0}); !errors.Is(err, ErrOutOfRange) {
-		t.Fatalf("decreasing dictionary offsets: %v", err)
-	}
-	if _, err := GatherByteArraySize(bad, []uint32{1}); !errors.Is(err, ErrOutOfRange) {
-		t.Fatalf("size, decreasing dictionary offsets: %v", err)
-	}
-	bad[len(bad)-1] = D(len(dData) + 1)
-	if _, err := GatherByteArray(make([]O, 2), make([]byte, 1000), bad, dData, []uint32{uint32(len(bad) - 2)}); !errors.Is(err, ErrOutOfRange) {
-		t.Fatalf("dictionary offsets past the data: %v", err)
-	}
-}
-
 func TestGatherAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(79, 80))
 	dict := make([]float64, 100)
 	idx := testIndices(r, 1000, 100)
 	dst := make([]float64, 1000)
 	dictVals := testStrings(r, 100, 0)
-	dOff, dData := testFlatten[int32](dictVals, 0)
+	bd := testByteArrayDict(t, dictVals)
 	offsets := make([]int64, 1001)
 	data := make([]byte, 20000)
 	if a := testing.AllocsPerRun(20, func() {
 		_ = Gather(dst, dict, idx)
-		_, _ = GatherByteArraySize(dOff, idx)
-		_, _ = GatherByteArray(offsets, data, dOff, dData, idx)
+		_, _ = GatherByteArraySize(&bd, idx)
+		_, _ = GatherByteArray(offsets, data, &bd, idx)
 	}); a != 0 {
 		t.Fatalf("%v allocations per run", a)
 	}
@@ -251,22 +189,4 @@ func BenchmarkGather(b *testing.B) {
 	benchGather[uint64](b, 8)
 	benchGather[[12]byte](b, 12)
 	benchGather[[16]byte](b, 16)
-}
-
-func BenchmarkGatherByteArray(b *testing.B) {
-	const n = 4096
-	r := rand.New(rand.NewPCG(83, 84))
-	idx := testIndices(r, n, 1000)
-	dOff, dData := testFlatten[int32](testStrings(r, 1000, 0), 0)
-	size, _ := GatherByteArraySize(dOff, idx)
-	offsets := make([]int32, n+1)
-	data := make([]byte, size+16)
-	b.SetBytes(int64(size + 4*n))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := GatherByteArray(offsets, data, dOff, dData, idx); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
 }

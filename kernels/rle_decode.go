@@ -35,7 +35,7 @@ func (d *RLEDecoder) DecodeLevels(dst []int16, maxLevel int16) (int, error) {
 	if err := checkMaxLevel(int(maxLevel), d.width, 16); err != nil {
 		return 0, err
 	}
-	return rleDecode(d, dst, uint64(maxLevel)+1, unpackGeneric[int16])
+	return rleDecode(d, dst, uint64(maxLevel)+1, unpackLevels)
 }
 
 // DecodeLevelsUint8 is [RLEDecoder.DecodeLevels] for levels held as bytes;
@@ -344,14 +344,22 @@ func fillValues[T packable](s []T, v T) {
 }
 
 // firstAtLeast returns the index and value of the first element of s at or
-// above bound, or -1. The common, clean case is one branch-free max pass.
+// above bound, or -1. The common, clean case is one branch-free pass: four
+// 16-bit values (levels) to a word, or a max over wider ones.
 func firstAtLeast[T packable](s []T, bound uint64) (int, uint64) {
-	var m uint64
-	for _, v := range s {
-		m = max(m, uint64(v))
-	}
-	if m < bound {
-		return -1, 0
+	var z T
+	if unsafe.Sizeof(z) == 2 && bound >= 1 && bound <= 0x8000 {
+		if !anyLaneAtLeast(plainBytes(s), bound) {
+			return -1, 0
+		}
+	} else {
+		var m uint64
+		for _, v := range s {
+			m = max(m, uint64(v))
+		}
+		if m < bound {
+			return -1, 0
+		}
 	}
 	for i, v := range s {
 		if uint64(v) >= bound {
@@ -359,4 +367,25 @@ func firstAtLeast[T packable](s []T, bound uint64) (int, uint64) {
 		}
 	}
 	return -1, 0
+}
+
+// anyLaneAtLeast reports whether a 16-bit little-endian lane of b is at
+// least bound (1 to 0x8000), as an unsigned number. Per word of four
+// lanes: a lane with its top bit set is, and the low 15 bits of the others
+// plus 0x8000-bound carry into the top bit exactly when they are, without
+// carrying into the next lane (at most 0x7fff+0x7fff).
+func anyLaneAtLeast(b []byte, bound uint64) bool {
+	const high = 0x8000_8000_8000_8000
+	c := (0x8000 - bound) * 0x0001_0001_0001_0001
+	var acc uint64
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		acc |= w | (w&^high + c)
+		b = b[8:]
+	}
+	for ; len(b) >= 2; b = b[2:] {
+		w := uint64(binary.LittleEndian.Uint16(b))
+		acc |= w | (w&^0x8000 + c&0xffff)
+	}
+	return acc&high != 0
 }

@@ -31,6 +31,7 @@ type Assembler struct {
 	root   *plan
 	leaves []*plan
 	fixed  []int64 // element offsets of a fixed-size list, for its checks
+	masks  *walkMasks
 }
 
 // NewAssembler checks the plan tree below root and returns its assembler.
@@ -42,7 +43,7 @@ func NewAssembler(root *Node) (*Assembler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Assembler{root: p, leaves: leaves}, nil
+	return &Assembler{root: p, leaves: leaves, masks: new(walkMasks)}, nil
 }
 
 // Columns returns the number of leaf columns the plan reads.
@@ -147,16 +148,16 @@ func (a *Assembler) build(mem memory.Allocator, p *plan, slots int, cols []Colum
 	case layoutList32, layoutView32, layoutMap:
 		offsets = bufs.add(memory.NewResizableBuffer(mem))
 		offsets.Resize(4 * (slots + 1))
-		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, arrow.Int32Traits.CastFromBytes(offsets.Bytes()))
+		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, arrow.Int32Traits.CastFromBytes(offsets.Bytes()), a.masks)
 	case layoutList64, layoutView64:
 		offsets = bufs.add(memory.NewResizableBuffer(mem))
 		offsets.Resize(8 * (slots + 1))
-		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, arrow.Int64Traits.CastFromBytes(offsets.Bytes()))
+		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, arrow.Int64Traits.CastFromBytes(offsets.Bytes()), a.masks)
 	case layoutFixedList:
 		if cap(a.fixed) < slots+1 {
 			a.fixed = make([]int64, slots+1)
 		}
-		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, a.fixed[:slots+1])
+		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, a.fixed[:slots+1], a.masks)
 	case layoutStruct, layoutNull, layoutBool, layoutBinary32, layoutBinary64, layoutFixed:
 		if valid == nil && p.parent != nil && p.parent.rep == p.rep {
 			// A required node read from its parent's column: compile
@@ -164,7 +165,7 @@ func (a *Assembler) build(mem memory.Allocator, p *plan, slots int, cols []Colum
 			// parent's pass over the same levels counted its slots.
 			break
 		}
-		nulls, _, err = walk[int32](p, c.Def, c.Rep, slots, valid, nil)
+		nulls, _, err = walk[int32](p, c.Def, c.Rep, slots, valid, nil, a.masks)
 	}
 	if err != nil {
 		bufs.release()

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
+
+	"github.com/quiverio/quiver/kernels"
 )
 
 // Lane masks of four 16-bit levels in a 64-bit word.
@@ -25,26 +27,11 @@ func levelBytes(l []int16) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(l))), 2*len(l))
 }
 
-// CountRows returns the number of rows whose levels rep holds: its zero
-// repetition levels.
-func CountRows(rep []int16) int { return CountLevel(rep, 0) }
-
-// CountLevel returns how many of the levels equal v (a level, 0 to
-// 0x7fff), counted four at a time: the lanes of a word xor v's that are
-// zero.
-func CountLevel(l []int16, v int16) int {
-	b := levelBytes(l)
-	vs := uint64(uint16(v)) * laneLow
-	n := 0
-	for len(b) >= 8 {
-		n += 4 - bits.OnesCount64(nonZeroLanes(binary.LittleEndian.Uint64(b[:8])^vs))
-		b = b[8:]
-	}
-	for _, x := range l[len(l)-len(b)/2:] {
-		n += int(b2u(x == v))
-	}
-	return n
-}
+// CountRows returns the number of rows whose levels rep holds: its levels
+// of 0 or below. Decoded levels are never negative; the walks of an
+// [Assembler] take a negative level for a row start too, so the count
+// matches the rows they find.
+func CountRows(rep []int16) int { return len(rep) - kernels.CountLevelsAtLeast(rep, 1) }
 
 // RowStart returns the index in rep of the repetition level that starts
 // row n (counting from 0), and n; when rep starts only k <= n rows it

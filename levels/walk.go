@@ -21,8 +21,8 @@ type offset interface{ int32 | int64 }
 // (slots+1 entries), the number of p's elements before each slot and in
 // all. It returns the null count and the number of elements (entries that
 // give p's child a slot of its own; null slots a fixed-size list gives its
-// child are not counted).
-func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets []O) (nulls, elems int, err error) {
+// child are not counted). m is scratch for the masks of the levels.
+func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets []O, m *walkMasks) (nulls, elems int, err error) {
 	if p.padCount != nil && valid == nil {
 		return 0, 0, fmt.Errorf("%w: field %q below a fixed-size list needs a validity bitmap", ErrPlan, p.Name)
 	}
@@ -54,9 +54,9 @@ func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets 
 	}
 	if p.padCount == nil && bad < 0 {
 		if p.Kind == Leaf {
-			return walkLeaf(p, def, slots, valid)
+			return walkLeaf(p, def, slots, valid, m)
 		}
-		return walkNested(p, def, rep, slots, valid, offsets)
+		return walkNested(p, def, rep, slots, valid, offsets, m)
 	}
 	for i, d := range def {
 		r := rep[i]
@@ -116,136 +116,24 @@ func walk[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets 
 		}
 		nulls = slots - set
 	}
-	if offsets != nil {
-		var o O
-		if _, small := any(o).(int32); small && elems > math.MaxInt32 {
-			return 0, 0, fmt.Errorf("%w: list %q has %d elements in one batch, more than 32-bit offsets hold", ErrUnsupported, p.Name, elems)
-		}
-		offsets[slots] = O(elems)
+	if err := endOffsets(p, offsets, slots, elems); err != nil {
+		return 0, 0, err
 	}
 	return nulls, elems, nil
 }
 
-// walkLeaf is walk for a leaf that no fixed-size list pads and whose
-// nulls are all allowed. Its repetition level is its column's highest, so
-// every entry defined down to its slot level is a slot: the pass needs
-// no repetition levels and no branch per entry but the one that stores
-// each full word of validity.
-func walkLeaf(p *plan, def []int16, slots int, valid []byte) (nulls, elems int, err error) {
-	s, d0 := p.SlotDefLevel, p.DefLevel
-	slot := 0
-	if valid == nil {
-		for _, d := range def {
-			slot += int(b2u(d >= s))
-		}
-		if slot != slots {
-			return 0, 0, errSlots(p, strconv.Itoa(slot), slots)
-		}
-		return 0, 0, nil
+// endOffsets stores the last of a walk's offsets (when it has offsets),
+// elems, after checking that O holds it.
+func endOffsets[O offset](p *plan, offsets []O, slots, elems int) error {
+	if offsets == nil {
+		return nil
 	}
-	var (
-		set  int
-		word uint64
-	)
-	for i, d := range def {
-		in := b2u(d >= s)
-		word |= b2u(d >= d0) << (slot & 63)
-		slot += int(in)
-		if slot&63 == 0 && in != 0 {
-			at := (slot - 64) >> 3
-			if at+8 > len(valid) {
-				return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
-			}
-			binary.LittleEndian.PutUint64(valid[at:at+8], word)
-			set += bits.OnesCount64(word)
-			word = 0
-		}
+	var o O
+	if _, small := any(o).(int32); small && elems > math.MaxInt32 {
+		return fmt.Errorf("%w: list %q has %d elements in one batch, more than 32-bit offsets hold", ErrUnsupported, p.Name, elems)
 	}
-	if slot != slots {
-		return 0, 0, errSlots(p, strconv.Itoa(slot), slots)
-	}
-	if slot&63 != 0 {
-		binary.LittleEndian.PutUint64(valid[slot>>6<<3:], word)
-		set += bits.OnesCount64(word)
-	}
-	return slots - set, 0, nil
-}
-
-// walkNested is walk for a node inside a list that no fixed-size list
-// pads and whose nulls are all allowed: every entry adds to the slot and
-// element counts without a branch, offsets are stored for every entry
-// (an entry that is not a slot leaves a value the next slot overwrites),
-// and the only branches store full words of validity and stop at a slot
-// too many.
-func walkNested[O offset](p *plan, def, rep []int16, slots int, valid []byte, offsets []O) (nulls, elems int, err error) {
-	rep = rep[:len(def)]
-	b := walkBounds{s: p.SlotDefLevel, d0: p.DefLevel, rl: p.RepLevel, ed: p.elemDef, er: p.elemRep}
-	var (
-		slot int
-		word uint64
-	)
-	// Each entry adds at most one slot, so a segment of at most
-	// slots-slot+1 entries cannot store past offsets[slots] nor past the
-	// validity of slots: the bound is checked once per segment.
-	for i := 0; i < len(def); {
-		m := min(len(def)-i, slots-slot+1)
-		if m <= 0 {
-			return 0, 0, errSlots(p, fmt.Sprintf("more than %d (at level entry %d)", slots, i), slots)
-		}
-		slot, elems, word = walkSegment(def[i:i+m], rep[i:i+m], &b, valid, offsets, slot, elems, word)
-		i += m
-	}
-	if slot != slots {
-		return 0, 0, errSlots(p, strconv.Itoa(slot), slots)
-	}
-	if valid != nil {
-		if slot&63 != 0 {
-			binary.LittleEndian.PutUint64(valid[slot>>6<<3:], word)
-		}
-		set, err := kernels.CountSetBits(valid, 0, slots)
-		if err != nil {
-			return 0, 0, err
-		}
-		nulls = slots - set
-	}
-	if offsets != nil {
-		var o O
-		if _, small := any(o).(int32); small && elems > math.MaxInt32 {
-			return 0, 0, fmt.Errorf("%w: list %q has %d elements in one batch, more than 32-bit offsets hold", ErrUnsupported, p.Name, elems)
-		}
-		offsets[slots] = O(elems)
-	}
-	return nulls, elems, nil
-}
-
-// walkBounds are the levels walkNested compares each entry with: an entry
-// is a slot when defined to s and repeated at most at rl, a valid slot
-// when defined to d0, and an element when defined to ed and repeated at
-// most at er.
-type walkBounds struct{ s, d0, rl, ed, er int16 }
-
-// walkSegment is walkNested's loop over entries that cannot take the slot
-// past what offsets and valid hold; it continues from slot, elems and the
-// validity word of the slots since the last multiple of 64, and returns
-// them. Kept apart so that its few loop-carried values stay in registers.
-func walkSegment[O offset](def, rep []int16, b *walkBounds, valid []byte, offsets []O, slot, elems int, word uint64) (int, int, uint64) {
-	s, d0, rl, ed, er := b.s, b.d0, b.rl, b.ed, b.er
-	rep = rep[:len(def)]
-	for j, d := range def {
-		r := rep[j]
-		if offsets != nil {
-			offsets[slot] = O(elems)
-		}
-		in := b2u(d >= s) & b2u(r <= rl)
-		word |= in & b2u(d >= d0) << (slot & 63)
-		slot += int(in)
-		elems += int(b2u(d >= ed) & b2u(r <= er))
-		if slot&63 == 0 && in != 0 && valid != nil {
-			binary.LittleEndian.PutUint64(valid[(slot-64)>>3:], word)
-			word = 0
-		}
-	}
-	return slot, elems, word
+	offsets[slots] = O(elems)
+	return nil
 }
 
 // walkFlat is walk for a column without repetition: p is outside every
