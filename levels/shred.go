@@ -12,16 +12,47 @@ import (
 // Parquet column writer encodes. It keeps the levels it returns and its
 // scratch space between calls, so one Shredder serves one goroutine at a
 // time.
+//
+// It works node by node from the root down, not slot by slot: each inner
+// node turns the segments of entries it is given (see [segment]) into the
+// segments of its children's slots, once for all the leaves below it, and
+// each leaf fills its levels from its parent's segments a run at a time.
 type Shredder struct {
 	root   *plan
 	leaves []*plan
-	state  []shredLeaf
+	nodes  []shredNode // the plan's nodes, parents before children
+	state  []shredLeaf // by leaf column
+	top    [1]segment  // the root's input: every slot of the array
+}
+
+// shredNode is one plan node's shredding state.
+type shredNode struct {
+	p      *plan
+	parent int // index in Shredder.nodes, -1 for the root
+	field  int // the node's index among its parent's children
+	data   arrow.ArrayData
+	// out holds the segments of the children's slots (inner nodes): buf,
+	// or the input itself when the node changes nothing.
+	out     []segment
+	buf     []segment
+	entries int // the entries out holds
+}
+
+// segment is a stretch of n = hi-lo consecutive entries of a leaf's
+// levels, as a node sees them. With d >= 0 every entry is decided above
+// the node (a null or empty list, a null struct): definition level d.
+// With d < 0 they are the node's slots [lo, hi), counted from the start
+// of its array's buffers. The first entry has repetition level r, the
+// others rr.
+type segment struct {
+	lo, hi   int
+	d, r, rr int16
 }
 
 // shredLeaf is the shredding state of one leaf column.
 type shredLeaf struct {
-	path  []*plan           // root to leaf
-	data  []arrow.ArrayData // the array of each node of path
+	p     *plan
+	d     arrow.ArrayData
 	def   []int16
 	rep   []int16
 	runs  []int // pairs of [lo, hi): slots of the leaf array whose values are stored, in order
@@ -36,18 +67,17 @@ func NewShredder(root *Node) (*Shredder, error) {
 		return nil, err
 	}
 	s := &Shredder{root: p, leaves: leaves, state: make([]shredLeaf, len(leaves))}
-	for i, l := range leaves {
-		var path []*plan
-		for n := l; n != nil; n = n.parent {
-			path = append(path, n)
-		}
-		for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
-			path[a], path[b] = path[b], path[a]
-		}
-		s.state[i].path = path
-		s.state[i].data = make([]arrow.ArrayData, len(path))
-	}
+	s.addNode(p, -1, 0)
 	return s, nil
+}
+
+// addNode appends p and the nodes below it, parents first.
+func (s *Shredder) addNode(p *plan, parent, field int) {
+	at := len(s.nodes)
+	s.nodes = append(s.nodes, shredNode{p: p, parent: parent, field: field})
+	for i, c := range p.children {
+		s.addNode(c, at, i)
+	}
 }
 
 // Shred returns the columns of arr, an array of the plan's root type, one
@@ -65,15 +95,30 @@ func (s *Shredder) Shred(mem memory.Allocator, arr arrow.Array) ([]Column, error
 	if !arrow.TypeEqual(arr.DataType(), s.root.Type) {
 		return nil, fmt.Errorf("%w: array of type %s for a plan of %s", ErrPlan, arr.DataType(), s.root.Type)
 	}
+	s.top[0] = segment{lo: 0, hi: arr.Len(), d: -1}
+	for i := range s.nodes {
+		n := &s.nodes[i]
+		in, entries := s.top[:], arr.Len()
+		if n.parent < 0 {
+			n.data = arr.Data()
+		} else {
+			up := &s.nodes[n.parent]
+			in, entries = up.out, up.entries
+			n.data = up.data.Children()[n.field]
+		}
+		var err error
+		if n.p.Kind == Leaf {
+			err = s.state[n.p.Column].fill(n.p, n.data, in, entries)
+		} else {
+			err = n.split(in, entries)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	out := make([]Column, len(s.state))
 	for i := range s.state {
 		st := &s.state[i]
-		st.def, st.rep, st.runs, st.count = st.def[:0], st.rep[:0], st.runs[:0], 0
-		st.data[0] = arr.Data()
-		if err := st.visit(0, 0, arr.Len(), 0); err != nil {
-			releaseColumns(out[:i])
-			return nil, err
-		}
 		vals, err := st.dense(mem)
 		if err != nil {
 			releaseColumns(out[:i])
@@ -109,148 +154,225 @@ func (p *plan) nullDef(slot int) (int16, error) {
 	return p.DefLevel - 1, nil
 }
 
-// emit adds one entry.
-func (st *shredLeaf) emit(d, r int16) {
-	st.def = append(st.def, d)
-	st.rep = append(st.rep, r)
+// checkRange checks that slots [lo, hi) of p lie in its array of
+// slots slots.
+func checkRange(p *plan, slots, lo, hi int) error {
+	if lo < 0 || hi > slots || lo > hi {
+		return fmt.Errorf("%w: slots [%d, %d) of field %q, whose array has %d", ErrCorrupt, lo, hi, p.Name, slots)
+	}
+	return nil
 }
 
-// visit adds the entries of slots [lo, hi) of the array of path node k;
-// the first slot's first entry has repetition level first, every other
-// slot's the node's own.
-func (st *shredLeaf) visit(k, lo, hi int, first int16) error {
-	p, d := st.path[k], st.data[k]
-	if lo < 0 || hi > d.Len() || lo > hi {
-		return fmt.Errorf("%w: slots [%d, %d) of field %q, whose array has %d", ErrCorrupt, lo, hi, p.Name, d.Len())
-	}
-	if p.Kind == Leaf {
-		return st.leaf(p, d, lo, hi, first)
-	}
+// split turns the segments in, of entries entries of n's slots, into the
+// segments of its children's slots in n.out.
+func (n *shredNode) split(in []segment, entries int) error {
+	p, d := n.p, n.data
 	valid := validityOf(d)
-	base := d.Offset()
-	child := d.Children()[0]
-	if p.Kind == Struct {
-		for i, c := range st.path[k].children {
-			if c == st.path[k+1] {
-				child = d.Children()[i]
+	base, slots := d.Offset(), d.Len()
+	if p.layout == layoutStruct && valid == nil && base == 0 {
+		for _, g := range in {
+			if g.d < 0 {
+				if err := checkRange(p, slots, g.lo, g.hi); err != nil {
+					return err
+				}
+			}
+		}
+		n.out, n.entries = in, entries // the children's slots are the struct's
+		return nil
+	}
+	out := n.buf[:0]
+	var err error
+	if p.layout == layoutStruct {
+		out, err = splitStruct(out, p, slots, valid, base, in)
+	} else {
+		out, entries, err = splitList(out, p, d, valid, base, in)
+	}
+	n.buf, n.out, n.entries = out, out, entries
+	return err
+}
+
+// splitStruct appends the segments of a struct's children for in: slot i
+// is the children's slot base+i, and a null slot an entry of its own.
+func splitStruct(out []segment, p *plan, slots int, valid []byte, base int, in []segment) ([]segment, error) {
+	for _, g := range in {
+		if g.d >= 0 {
+			out = append(out, g)
+			continue
+		}
+		if err := checkRange(p, slots, g.lo, g.hi); err != nil {
+			return out, err
+		}
+		if valid == nil {
+			out = append(out, segment{lo: base + g.lo, hi: base + g.hi, d: -1, r: g.r, rr: g.rr})
+			continue
+		}
+		r := g.r
+		for i := g.lo; i < g.hi; {
+			j := i
+			for j < g.hi && !bitSet(valid, base+j) {
+				j++
+			}
+			if j > i {
+				nd, err := p.nullDef(i)
+				if err != nil {
+					return out, err
+				}
+				out = append(out, segment{lo: i, hi: j, d: nd, r: r, rr: g.rr})
+				r, i = g.rr, j
+			}
+			for j < g.hi && bitSet(valid, base+j) {
+				j++
+			}
+			if j > i {
+				out = append(out, segment{lo: base + i, hi: base + j, d: -1, r: r, rr: g.rr})
+				r, i = g.rr, j
 			}
 		}
 	}
-	st.data[k+1] = child
-	r := first
+	return out, nil
+}
+
+// splitList appends the segments of a list's (or map's) child for in:
+// one per list slot, its elements, or an entry of its own when the list
+// is null or empty. Consecutive such entries of one level share a
+// segment (whose lo and hi then only count them).
+func splitList(out []segment, p *plan, d arrow.ArrayData, valid []byte, base int, in []segment) ([]segment, int, error) {
+	rng, err := newListRanges(p, d)
+	if err != nil {
+		return out, 0, err
+	}
+	entries := 0
+	slots, childLen := d.Len(), d.Children()[0].Len()
+	elemRep := p.children[0].RepLevel
+	for _, g := range in {
+		if g.d >= 0 {
+			out = append(out, g)
+			entries += g.hi - g.lo
+			continue
+		}
+		if err := checkRange(p, slots, g.lo, g.hi); err != nil {
+			return out, 0, err
+		}
+		r := g.r
+		for i := g.lo; i < g.hi; i++ {
+			var e segment
+			if valid != nil && !bitSet(valid, base+i) {
+				nd, err := p.nullDef(i)
+				if err != nil {
+					return out, 0, err
+				}
+				e = segment{lo: i, hi: i + 1, d: nd, r: r, rr: g.rr}
+			} else if a, b := rng.at(base + i); a == b {
+				e = segment{lo: i, hi: i + 1, d: p.DefLevel, r: r, rr: g.rr}
+			} else {
+				if err := checkRange(p.children[0], childLen, a, b); err != nil {
+					return out, 0, err
+				}
+				e = segment{lo: a, hi: b, d: -1, r: r, rr: elemRep}
+			}
+			r = g.rr
+			entries += e.hi - e.lo
+			if k := len(out) - 1; e.d >= 0 && k >= 0 && out[k].d == e.d && out[k].rr == e.r && out[k].rr == e.rr {
+				out[k].hi += e.hi - e.lo
+				continue
+			}
+			out = append(out, e)
+		}
+	}
+	return out, entries, nil
+}
+
+// fill sets the leaf's levels and present runs from in, the segments of
+// its total entries, d being p's array.
+func (st *shredLeaf) fill(p *plan, d arrow.ArrayData, in []segment, total int) error {
+	st.p, st.d, st.runs, st.count = p, d, st.runs[:0], 0
+	st.def = grow16(st.def, total)
+	var rep []int16
+	if p.RepLevel > 0 {
+		st.rep = grow16(st.rep, total)
+		rep = st.rep
+	}
+	valid := validityOf(d)
+	base, slots := d.Offset(), d.Len()
+	k := 0
+	for _, g := range in {
+		m := g.hi - g.lo
+		if g.d < 0 {
+			if err := checkRange(p, slots, g.lo, g.hi); err != nil {
+				return err
+			}
+		}
+		if m == 0 {
+			continue
+		}
+		def := st.def[k : k+m]
+		if rep != nil {
+			rep[k] = g.r
+			fill16(rep[k+1:k+m], g.rr)
+		}
+		k += m
+		switch {
+		case g.d >= 0:
+			fill16(def, g.d)
+		case p.layout == layoutNull:
+			nd, err := p.nullDef(g.lo)
+			if err != nil {
+				return err
+			}
+			fill16(def, nd)
+		case valid == nil:
+			fill16(def, p.DefLevel)
+			st.addRun(g.lo, g.hi)
+		default:
+			if err := st.fillValid(p, def, valid, base, g.lo, g.hi); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fillValid sets the definition levels def of leaf slots [lo, hi) from
+// the validity bitmap and records the runs of present slots.
+func (st *shredLeaf) fillValid(p *plan, def []int16, valid []byte, base, lo, hi int) error {
 	for i := lo; i < hi; {
-		if valid != nil && !bitSet(valid, base+i) {
+		j := i
+		for j < hi && !bitSet(valid, base+j) {
+			j++
+		}
+		if j > i {
 			nd, err := p.nullDef(i)
 			if err != nil {
 				return err
 			}
-			st.emit(nd, r)
-			r, i = p.RepLevel, i+1
-			continue
+			fill16(def[i-lo:j-lo], nd)
+			i = j
 		}
-		switch p.layout {
-		case layoutStruct:
-			// A run of present structs is a run of the child's slots.
-			j := i + 1
-			for j < hi && (valid == nil || bitSet(valid, base+j)) {
-				j++
-			}
-			if err := st.visit(k+1, base+i, base+j, r); err != nil {
-				return err
-			}
-			r, i = p.RepLevel, j
-			continue
-		}
-		a, b := listRange(p, d, base+i)
-		if a == b {
-			st.emit(p.DefLevel, r)
-		} else if err := st.visit(k+1, a, b, r); err != nil {
-			return err
-		}
-		r, i = p.RepLevel, i+1
-	}
-	return nil
-}
-
-// listRange returns the child slots of list slot i (counted from the
-// start of d's buffers).
-func listRange(p *plan, d arrow.ArrayData, i int) (int, int) {
-	b := d.Buffers()
-	switch p.layout {
-	case layoutList32, layoutMap:
-		o := arrow.Int32Traits.CastFromBytes(b[1].Bytes())
-		return int(o[i]), int(o[i+1])
-	case layoutList64:
-		o := arrow.Int64Traits.CastFromBytes(b[1].Bytes())
-		return int(o[i]), int(o[i+1])
-	case layoutView32:
-		o, s := arrow.Int32Traits.CastFromBytes(b[1].Bytes()), arrow.Int32Traits.CastFromBytes(b[2].Bytes())
-		return int(o[i]), int(o[i]) + int(s[i])
-	case layoutView64:
-		o, s := arrow.Int64Traits.CastFromBytes(b[1].Bytes()), arrow.Int64Traits.CastFromBytes(b[2].Bytes())
-		return int(o[i]), int(o[i] + s[i])
-	}
-	return i * p.size, (i + 1) * p.size // fixed-size list
-}
-
-// leaf adds the entries of leaf slots [lo, hi) and records the runs of
-// present values.
-func (st *shredLeaf) leaf(p *plan, d arrow.ArrayData, lo, hi int, first int16) error {
-	if lo == hi {
-		return nil
-	}
-	valid := validityOf(d)
-	base := d.Offset()
-	n := len(st.def)
-	st.def = append(st.def, make([]int16, hi-lo)...)
-	st.rep = append(st.rep, make([]int16, hi-lo)...)
-	rep := st.rep[n:]
-	rep[0] = first
-	for i := 1; i < len(rep); i++ {
-		rep[i] = p.RepLevel
-	}
-	def := st.def[n:]
-	if p.layout == layoutNull {
-		nd, err := p.nullDef(lo)
-		if err != nil {
-			return err
-		}
-		for i := range def {
-			def[i] = nd
-		}
-		return nil
-	}
-	if valid == nil {
-		for i := range def {
-			def[i] = p.DefLevel
-		}
-		st.addRun(lo, hi)
-		return nil
-	}
-	nd := int16(-1)
-	for i := lo; i < hi; {
-		if !bitSet(valid, base+i) {
-			if nd < 0 {
-				var err error
-				if nd, err = p.nullDef(i); err != nil {
-					return err
-				}
-			}
-			def[i-lo] = nd
-			i++
-			continue
-		}
-		j := i + 1
 		for j < hi && bitSet(valid, base+j) {
 			j++
 		}
-		for x := i; x < j; x++ {
-			def[x-lo] = p.DefLevel
+		if j > i {
+			fill16(def[i-lo:j-lo], p.DefLevel)
+			st.addRun(i, j)
+			i = j
 		}
-		st.addRun(i, j)
-		i = j
 	}
 	return nil
+}
+
+// grow16 returns l resized to n levels, reusing its space.
+func grow16(l []int16, n int) []int16 {
+	if cap(l) < n {
+		return make([]int16, n, n+n/4)
+	}
+	return l[:n]
+}
+
+// fill16 sets every level of l to v.
+func fill16(l []int16, v int16) {
+	for i := range l {
+		l[i] = v
+	}
 }
 
 // addRun records present leaf slots [lo, hi), merging with the previous
