@@ -1,7 +1,9 @@
 package levels
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -180,7 +182,8 @@ func (n *shredNode) split(in []segment, entries int) error {
 		n.out, n.entries = in, entries // the children's slots are the struct's
 		return nil
 	}
-	out := n.buf[:0]
+	// Every segment out holds has an entry, or is an empty one of in.
+	out := slices.Grow(n.buf[:0], entries+len(in))
 	var err error
 	if p.layout == layoutStruct {
 		out, err = splitStruct(out, p, slots, valid, base, in)
@@ -287,10 +290,11 @@ func splitList(out []segment, p *plan, d arrow.ArrayData, valid []byte, base int
 func (st *shredLeaf) fill(p *plan, d arrow.ArrayData, in []segment, total int) error {
 	st.p, st.d, st.runs, st.count = p, d, st.runs[:0], 0
 	st.def = grow16(st.def, total)
-	var rep []int16
+	def := levelBytes(st.def[:cap(st.def)])
+	var rep []byte
 	if p.RepLevel > 0 {
 		st.rep = grow16(st.rep, total)
-		rep = st.rep
+		rep = levelBytes(st.rep[:cap(st.rep)])
 	}
 	valid := validityOf(d)
 	base, slots := d.Offset(), d.Len()
@@ -305,36 +309,37 @@ func (st *shredLeaf) fill(p *plan, d arrow.ArrayData, in []segment, total int) e
 		if m == 0 {
 			continue
 		}
-		def := st.def[k : k+m]
 		if rep != nil {
-			rep[k] = g.r
-			fill16(rep[k+1:k+m], g.rr)
+			fillLevels(rep, k, k+m, g.rr)
+			st.rep[k] = g.r
 		}
-		k += m
 		switch {
 		case g.d >= 0:
-			fill16(def, g.d)
+			fillLevels(def, k, k+m, g.d)
 		case p.layout == layoutNull:
 			nd, err := p.nullDef(g.lo)
 			if err != nil {
 				return err
 			}
-			fill16(def, nd)
+			fillLevels(def, k, k+m, nd)
 		case valid == nil:
-			fill16(def, p.DefLevel)
+			fillLevels(def, k, k+m, p.DefLevel)
 			st.addRun(g.lo, g.hi)
 		default:
-			if err := st.fillValid(p, def, valid, base, g.lo, g.hi); err != nil {
+			if err := st.fillValid(p, def, k, valid, base, g.lo, g.hi); err != nil {
 				return err
 			}
 		}
+		k += m
 	}
 	return nil
 }
 
-// fillValid sets the definition levels def of leaf slots [lo, hi) from
-// the validity bitmap and records the runs of present slots.
-func (st *shredLeaf) fillValid(p *plan, def []int16, valid []byte, base, lo, hi int) error {
+// fillValid sets the definition levels of leaf slots [lo, hi), from
+// level k of def (the bytes of the levels), from the validity bitmap and
+// records the runs of present slots.
+func (st *shredLeaf) fillValid(p *plan, def []byte, k int, valid []byte, base, lo, hi int) error {
+	at := k - lo // the level of slot i is at+i
 	for i := lo; i < hi; {
 		j := i
 		for j < hi && !bitSet(valid, base+j) {
@@ -345,14 +350,14 @@ func (st *shredLeaf) fillValid(p *plan, def []int16, valid []byte, base, lo, hi 
 			if err != nil {
 				return err
 			}
-			fill16(def[i-lo:j-lo], nd)
+			fillLevels(def, at+i, at+j, nd)
 			i = j
 		}
 		for j < hi && bitSet(valid, base+j) {
 			j++
 		}
 		if j > i {
-			fill16(def[i-lo:j-lo], p.DefLevel)
+			fillLevels(def, at+i, at+j, p.DefLevel)
 			st.addRun(i, j)
 			i = j
 		}
@@ -360,18 +365,28 @@ func (st *shredLeaf) fillValid(p *plan, def []int16, valid []byte, base, lo, hi 
 	return nil
 }
 
-// grow16 returns l resized to n levels, reusing its space.
+// levelSlack is the levels past the end grow16 leaves room for, which
+// fillLevels may overwrite.
+const levelSlack = 8
+
+// grow16 returns l resized to n levels, reusing its space, with room for
+// levelSlack more.
 func grow16(l []int16, n int) []int16 {
-	if cap(l) < n {
-		return make([]int16, n, n+n/4)
+	if cap(l) < n+levelSlack {
+		return make([]int16, n, n+n/4+levelSlack)
 	}
 	return l[:n]
 }
 
-// fill16 sets every level of l to v.
-func fill16(l []int16, v int16) {
-	for i := range l {
-		l[i] = v
+// fillLevels sets levels [from, to) of b, the bytes of levels, to v,
+// eight at a time: it may set up to seven levels past to, which must lie
+// in b.
+func fillLevels(b []byte, from, to int, v int16) {
+	w := uint64(uint16(v)) * laneLow
+	for at := 2 * from; at < 2*to; at += 16 {
+		q := b[at : at+16]
+		binary.NativeEndian.PutUint64(q, w)
+		binary.NativeEndian.PutUint64(q[8:], w)
 	}
 }
 
