@@ -38,6 +38,9 @@ type shredNode struct {
 	out     []segment
 	buf     []segment
 	entries int // the entries out holds
+	// leaf is the first leaf child filled in this call, whose levels
+	// later leaf children may copy; nil before one is.
+	leaf *shredLeaf
 }
 
 // segment is a stretch of n = hi-lo consecutive entries of a leaf's
@@ -59,6 +62,11 @@ type shredLeaf struct {
 	rep   []int16
 	runs  []int // pairs of [lo, hi): slots of the leaf array whose values are stored, in order
 	count int   // values in runs
+	// plain says that every slot reached is present (no validity), so
+	// the definition levels and runs follow from the segments alone;
+	// hiMax is the end of the highest slot range.
+	plain bool
+	hiMax int
 }
 
 // NewShredder checks the plan tree below root (see [NewAssembler]) and
@@ -99,18 +107,30 @@ func (s *Shredder) Shred(mem memory.Allocator, arr arrow.Array) ([]Column, error
 	}
 	s.top[0] = segment{lo: 0, hi: arr.Len(), d: -1}
 	for i := range s.nodes {
+		s.nodes[i].leaf = nil
+	}
+	for i := range s.nodes {
 		n := &s.nodes[i]
 		in, entries := s.top[:], arr.Len()
+		var up *shredNode
 		if n.parent < 0 {
 			n.data = arr.Data()
 		} else {
-			up := &s.nodes[n.parent]
+			up = &s.nodes[n.parent]
 			in, entries = up.out, up.entries
 			n.data = up.data.Children()[n.field]
 		}
 		var err error
 		if n.p.Kind == Leaf {
-			err = s.state[n.p.Column].fill(n.p, n.data, in, entries)
+			st := &s.state[n.p.Column]
+			var tw *shredLeaf
+			if up != nil {
+				tw = up.leaf
+			}
+			err = st.fill(n.p, n.data, in, entries, tw)
+			if up != nil && up.leaf == nil {
+				up.leaf = st
+			}
 		} else {
 			err = n.split(in, entries)
 		}
@@ -286,18 +306,35 @@ func splitList(out []segment, p *plan, d arrow.ArrayData, valid []byte, base int
 }
 
 // fill sets the leaf's levels and present runs from in, the segments of
-// its total entries, d being p's array.
-func (st *shredLeaf) fill(p *plan, d arrow.ArrayData, in []segment, total int) error {
+// its total entries, d being p's array. Leaf tw, when not nil, has been
+// filled from the same segments: its repetition levels are the same, and
+// when both leaves are plain with one definition level, so is everything.
+func (st *shredLeaf) fill(p *plan, d arrow.ArrayData, in []segment, total int, tw *shredLeaf) error {
 	st.p, st.d, st.runs, st.count = p, d, st.runs[:0], 0
+	if tw != nil && tw.plain && tw.p.DefLevel == p.DefLevel && validityOf(d) == nil && p.layout != layoutNull {
+		if tw.hiMax > d.Len() {
+			return fmt.Errorf("%w: slots up to %d of field %q, whose array has %d", ErrCorrupt, tw.hiMax, p.Name, d.Len())
+		}
+		st.plain, st.hiMax, st.count = true, tw.hiMax, tw.count
+		st.def = append(st.def[:0], tw.def...)
+		st.rep = append(st.rep[:0], tw.rep...)
+		st.runs = append(st.runs, tw.runs...)
+		return nil
+	}
 	st.def = grow16(st.def, total)
 	def := levelBytes(st.def[:cap(st.def)])
 	var rep []byte
 	if p.RepLevel > 0 {
 		st.rep = grow16(st.rep, total)
-		rep = levelBytes(st.rep[:cap(st.rep)])
+		if tw != nil {
+			copy(st.rep, tw.rep)
+		} else {
+			rep = levelBytes(st.rep[:cap(st.rep)])
+		}
 	}
 	valid := validityOf(d)
 	base, slots := d.Offset(), d.Len()
+	st.plain, st.hiMax = valid == nil && p.layout != layoutNull, 0
 	k := 0
 	for _, g := range in {
 		m := g.hi - g.lo
@@ -305,6 +342,7 @@ func (st *shredLeaf) fill(p *plan, d arrow.ArrayData, in []segment, total int) e
 			if err := checkRange(p, slots, g.lo, g.hi); err != nil {
 				return err
 			}
+			st.hiMax = max(st.hiMax, g.hi)
 		}
 		if m == 0 {
 			continue
