@@ -24,49 +24,37 @@ func newListRanges(p *plan, d arrow.ArrayData) (listRanges, error) {
 	if d.Len() == 0 || p.layout == layoutFixedList {
 		return r, nil
 	}
-	b := d.Buffers()
+	width := 4
+	if p.layout == layoutList64 || p.layout == layoutView64 {
+		width = 8
+	}
+	view := p.layout == layoutView32 || p.layout == layoutView64
 	end := d.Offset() + d.Len() // slots read: [Offset, end)
-	buf := func(i, width, need int) ([]byte, error) {
+	need := end + 1             // offsets, one past the last slot's
+	if view {
+		need = end
+	}
+	b := d.Buffers()
+	buf := func(i, need int) ([]byte, error) {
 		if len(b) <= i || b[i] == nil || b[i].Len() < width*need {
 			return nil, fmt.Errorf("%w: field %q: %d slots need %d bytes of buffer %d", ErrCorrupt, p.Name, end, width*need, i)
 		}
 		return b[i].Bytes(), nil
 	}
-	switch p.layout {
-	case layoutList32, layoutMap, layoutView32:
-		need := end + 1
-		if p.layout == layoutView32 {
-			need = end
-		}
-		o, err := buf(1, 4, need)
-		if err != nil {
+	o, err := buf(1, need)
+	if err != nil {
+		return r, err
+	}
+	var sz []byte
+	if view {
+		if sz, err = buf(2, end); err != nil {
 			return r, err
 		}
-		r.o32 = castBytes[int32](o)
-		if p.layout == layoutView32 {
-			s, err := buf(2, 4, end)
-			if err != nil {
-				return r, err
-			}
-			r.s32 = castBytes[int32](s)
-		}
-	case layoutList64, layoutView64:
-		need := end + 1
-		if p.layout == layoutView64 {
-			need = end
-		}
-		o, err := buf(1, 8, need)
-		if err != nil {
-			return r, err
-		}
-		r.o64 = castBytes[int64](o)
-		if p.layout == layoutView64 {
-			s, err := buf(2, 8, end)
-			if err != nil {
-				return r, err
-			}
-			r.s64 = castBytes[int64](s)
-		}
+	}
+	if width == 4 {
+		r.o32, r.s32 = castBytes[int32](o), castBytes[int32](sz)
+	} else {
+		r.o64, r.s64 = castBytes[int64](o), castBytes[int64](sz)
 	}
 	return r, nil
 }

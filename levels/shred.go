@@ -56,12 +56,11 @@ type segment struct {
 
 // shredLeaf is the shredding state of one leaf column.
 type shredLeaf struct {
-	p     *plan
-	d     arrow.ArrayData
-	def   []int16
-	rep   []int16
-	runs  []int // pairs of [lo, hi): slots of the leaf array whose values are stored, in order
-	count int   // values in runs
+	p   *plan
+	d   arrow.ArrayData
+	def []int16
+	rep []int16
+	presentRuns
 	// plain says that every slot reached is present (no validity), so
 	// the definition levels and runs follow from the segments alone;
 	// hiMax is the end of the highest slot range.
@@ -428,15 +427,21 @@ func fillLevels(b []byte, from, to int, v int16) {
 	}
 }
 
+// presentRuns are the slots of a leaf array whose values are stored.
+type presentRuns struct {
+	runs  []int // pairs of [lo, hi), in order
+	count int   // values in runs
+}
+
 // addRun records present leaf slots [lo, hi), merging with the previous
 // run when they touch.
-func (st *shredLeaf) addRun(lo, hi int) {
-	if k := len(st.runs); k > 0 && st.runs[k-1] == lo {
-		st.runs[k-1] = hi
+func (pr *presentRuns) addRun(lo, hi int) {
+	if k := len(pr.runs); k > 0 && pr.runs[k-1] == lo {
+		pr.runs[k-1] = hi
 	} else {
-		st.runs = append(st.runs, lo, hi)
+		pr.runs = append(pr.runs, lo, hi)
 	}
-	st.count += hi - lo
+	pr.count += hi - lo
 }
 
 // validityOf returns d's validity bitmap, nil when every slot is valid.

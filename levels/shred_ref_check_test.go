@@ -2,16 +2,11 @@ package levels
 
 import (
 	"errors"
-	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/quiverio/quiver/levels/levelstest"
 )
 
 // TestShredMatchesReference shreds random arrays (whole, sliced, and with
@@ -23,30 +18,19 @@ func TestShredMatchesReference(t *testing.T) {
 	if testing.Short() {
 		cases = 100
 	}
-	for c := range cases {
-		r := rand.New(rand.NewPCG(3, uint64(c)))
-		f := arrow.Field{Name: "f", Type: levelstest.RandType(r, 4, true), Nullable: r.IntN(3) != 0}
-		t.Run(fmt.Sprintf("%d/%s", c, f.Type), func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			arr := levelstest.RandArray(r, mem, f, r.IntN(60), nil, true)
-			defer arr.Release()
-			lo := r.IntN(arr.Len() + 1)
-			sl := array.NewSlice(arr, int64(lo), int64(lo+r.IntN(arr.Len()-lo+1)))
-			defer sl.Release()
-			root := planFor(f)
-			if c%4 == 3 {
-				root = requiredPlan(f)
-			}
-			sh, err := NewShredder(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, in := range []arrow.Array{arr, sl} {
-				compareShred(t, mem, sh, in)
-			}
-		})
-	}
+	forRandomArrays(t, 3, cases, 60, func(t *testing.T, mem memory.Allocator, c int, f arrow.Field, ins []arrow.Array) {
+		root := planFor(f)
+		if c%4 == 3 {
+			root = requiredPlan(f)
+		}
+		sh, err := NewShredder(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range ins {
+			compareShred(t, mem, sh, in)
+		}
+	})
 }
 
 // compareShred shreds in both ways and compares.

@@ -10,12 +10,11 @@ import (
 // reference the run-based Shredder is checked against: it visits the
 // path from the root down, one recursive call per present list slot.
 type refLeaf struct {
-	path  []*plan
-	data  []arrow.ArrayData
-	def   []int16
-	rep   []int16
-	runs  []int
-	count int
+	path []*plan
+	data []arrow.ArrayData
+	def  []int16
+	rep  []int16
+	presentRuns
 }
 
 // refShred returns the definition levels, repetition levels and present
@@ -34,15 +33,6 @@ func refShred(s *Shredder, arr arrow.Array) ([]refLeaf, error) {
 		}
 	}
 	return out, nil
-}
-
-func (st *refLeaf) addRun(lo, hi int) {
-	if k := len(st.runs); k > 0 && st.runs[k-1] == lo {
-		st.runs[k-1] = hi
-	} else {
-		st.runs = append(st.runs, lo, hi)
-	}
-	st.count += hi - lo
 }
 
 // emit adds one entry.
