@@ -59,7 +59,8 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 // AppendPlainByteArray appends the PLAIN encoding of the len(offsets)-1
 // values data[offsets[i]:offsets[i+1]] to dst and returns the extended
 // slice. Offsets that decrease or point outside data, or a value longer
-// than math.MaxInt32 bytes, are an error wrapping [ErrOutOfRange].
+// than math.MaxInt32 bytes, are an error wrapping [ErrOutOfRange]. Up to
+// 16 bytes of dst's capacity past the returned slice may be overwritten.
 func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byte, error) {
 	if err := checkOffsets(offsets, len(data)); err != nil {
 		return dst, err
