@@ -1,6 +1,9 @@
 package kernels
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // levelRunSkip lets [AppendRLE] pass over levels that hold no run it
 // could write as an RLE run. Such a run has at least eight equal values,
@@ -47,7 +50,7 @@ func (s *levelRunSkip) next(i int) int {
 // scan returns the first aligned word from the one holding level i that
 // lies in a run of at least eight or holds a level too wide for the
 // width, or where the last partial word starts when none does. A
-// uniform word's run is measured no further than eight levels.
+// uniform word's run is measured no further than four levels each side.
 func (s *levelRunSkip) scan(i int) int {
 	lv := s.lv
 	b := plainBytes(lv)
@@ -58,6 +61,17 @@ func (s *levelRunSkip) scan(i int) int {
 			return k
 		}
 		if w != w<<16|w>>48 {
+			continue
+		}
+		if k >= 4 && k+8 <= len(lv) {
+			// The equal lanes next to the word, from the words on either
+			// side, lane i being bytes 2i and 2i+1 whatever the host.
+			u := binary.LittleEndian.Uint64(b[2*k:])
+			before := bits.LeadingZeros64(binary.LittleEndian.Uint64(b[2*k-8:])^u) / 16
+			after := bits.TrailingZeros64(binary.LittleEndian.Uint64(b[2*k+8:])^u) / 16
+			if before+4+after >= 8 {
+				return k
+			}
 			continue
 		}
 		v, a, e := lv[k], k, k+4
