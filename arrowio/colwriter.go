@@ -85,6 +85,9 @@ type columnWriter struct {
 	nested       bool
 	defLv, repLv []int16
 	pageRowsDone int
+	// The page's level histograms (for the page index), and scratch
+	// counts of one batch.
+	pageDefHist, pageRepHist, batchHist []int64
 
 	// The chunk being written.
 	dictPage     []byte // the dictionary page, header included, or empty
@@ -154,6 +157,8 @@ func (c *columnWriter) startPage() {
 	c.levels, c.pageNulls = 0, 0
 	c.defs.reset()
 	c.defLv, c.repLv, c.pageRowsDone = c.defLv[:0], c.repLv[:0], 0
+	clear(c.pageDefHist)
+	clear(c.pageRepHist)
 }
 
 // writeFlat writes slots [lo, hi) of arr, the Arrow array of a flat

@@ -129,21 +129,36 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", ErrUnsupported, c.path, len(rep), n)
 	}
 	maxDef := c.node.MaxDef
+	c.pageDefHist = levelCounts(c.pageDefHist, maxDef)
+	c.pageRepHist = levelCounts(c.pageRepHist, c.node.MaxRep)
+	c.batchHist = levelCounts(c.batchHist, max(maxDef, c.node.MaxRep))
 	v := 0 // values written
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch)
 		for rep != nil && j < n && rep[j] != 0 {
 			j++
 		}
-		present, rows := 0, j-i
-		for _, d := range def[i:j] {
-			present += int(b2i(d == maxDef))
-			if d >= 0 && int(d) < len(c.defHist) {
-				c.defHist[d]++
+		// The batch's values are its levels at maxDef, and its rows its
+		// zero repetition levels.
+		present, rows := j-i, j-i
+		if maxDef > 0 {
+			b := c.batchHist[:maxDef+1]
+			clear(b)
+			addLevelCounts(b, def[i:j])
+			for d, k := range b {
+				c.pageDefHist[d] += k
+				c.defHist[d] += k
 			}
+			present = int(b[maxDef])
 		}
 		if rep != nil {
-			rows = levels.CountRows(rep[i:j])
+			b := c.batchHist[:c.node.MaxRep+1]
+			clear(b)
+			addLevelCounts(b, rep[i:j])
+			for r, k := range b {
+				c.pageRepHist[r] += k
+			}
+			rows = int(b[0])
 			c.repLv = append(c.repLv, rep[i:j]...)
 		}
 		if v+present > vals.Len() {
@@ -175,12 +190,13 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 	return nil
 }
 
-// b2i is 1 for true and 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
+// levelCounts returns h as counts of the levels 0 to maxLevel, kept when
+// it has that length and otherwise new and zero.
+func levelCounts(h []int64, maxLevel int16) []int64 {
+	if len(h) != int(maxLevel)+1 {
+		return make([]int64, int(maxLevel)+1)
 	}
-	return 0
+	return h
 }
 
 // appendNestedLevels appends the page's repetition and definition level

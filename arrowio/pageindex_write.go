@@ -192,9 +192,11 @@ func (c *columnWriter) indexPage(st *footer.Statistics, pageStart, rows int) {
 	}
 	switch {
 	case c.nested:
-		e.DefHistogram = levelHistogram(c.defLv, c.node.MaxDef)
+		if c.node.MaxDef > 0 {
+			e.DefHistogram = slices.Clone(c.pageDefHist)
+		}
 		if c.node.MaxRep > 0 {
-			e.RepHistogram = levelHistogram(c.repLv, c.node.MaxRep)
+			e.RepHistogram = slices.Clone(c.pageRepHist)
 		}
 	case c.node.MaxDef > 0:
 		e.DefHistogram = []int64{int64(c.pageNulls), int64(c.levels - c.pageNulls)}
@@ -204,20 +206,6 @@ func (c *columnWriter) indexPage(st *footer.Statistics, pageStart, rows int) {
 		c.idx.unencoded = b
 	}
 	c.idx.builder.AddPage(e)
-}
-
-// levelHistogram counts levels by value, 0 to maxLevel.
-func levelHistogram(lv []int16, maxLevel int16) []int64 {
-	if maxLevel <= 0 {
-		return nil
-	}
-	h := make([]int64, maxLevel+1)
-	for _, l := range lv {
-		if l >= 0 && l <= maxLevel {
-			h[l]++
-		}
-	}
-	return h
 }
 
 // finishIndex builds the finished chunk's indexes and bloom filter.

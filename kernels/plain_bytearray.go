@@ -59,20 +59,34 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 // AppendPlainByteArray appends the PLAIN encoding of the len(offsets)-1
 // values data[offsets[i]:offsets[i+1]] to dst and returns the extended
 // slice. Offsets that decrease or point outside data, or a value longer
-// than math.MaxInt32 bytes, are an error wrapping [ErrOutOfRange].
+// than math.MaxInt32 bytes, are an error wrapping [ErrOutOfRange]. Up to
+// 16 bytes of dst's capacity past the returned slice may be overwritten.
 func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byte, error) {
 	if err := checkOffsets(offsets, len(data)); err != nil {
 		return dst, err
 	}
-	if len(offsets) > 1 {
-		dst = slices.Grow(dst, 4*(len(offsets)-1)+int(offsets[len(offsets)-1]-offsets[0]))
+	if len(offsets) < 2 {
+		return dst, nil
 	}
+	size := 4*(len(offsets)-1) + int(offsets[len(offsets)-1]-offsets[0])
+	// Short values are copied as 16 bytes whatever their length, the
+	// bytes past each value overwritten by the next or left in dst's
+	// spare capacity, when both slices have them.
+	dst = slices.Grow(dst, size)
+	out := dst[len(dst):cap(dst)]
+	pos := 0
 	for i := 1; i < len(offsets); i++ {
-		v := data[offsets[i-1]:offsets[i]]
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v)))
-		dst = append(dst, v...)
+		a, b := int(offsets[i-1]), int(offsets[i])
+		binary.LittleEndian.PutUint32(out[pos:], uint32(b-a))
+		pos += 4
+		if b-a <= 16 && a+16 <= len(data) && pos+16 <= len(out) {
+			*(*[16]byte)(out[pos : pos+16]) = *(*[16]byte)(data[a : a+16])
+		} else {
+			copy(out[pos:], data[a:b])
+		}
+		pos += b - a
 	}
-	return dst, nil
+	return dst[:len(dst)+size], nil
 }
 
 // plainShortValues decodes values i, i+1, ... of a PLAIN BYTE_ARRAY page

@@ -25,7 +25,11 @@ func AppendRLE[T uint32 | int16](dst []byte, vals []T, width uint) ([]byte, erro
 	maxV := uint64(1)<<width - 1
 	vb := int(width+7) / 8
 	lit := 0 // start of the values not yet written
+	skip, skipping := newLevelRunSkip(vals, width)
 	for i := 0; i < len(vals); {
+		if skipping {
+			i = skip.next(i)
+		}
 		v := vals[i]
 		if uint64(v) > maxV { // a negative int16 converts to a huge value
 			return dst, fmt.Errorf("%w: value %d at %d does not fit %d bits", ErrOutOfRange, v, i, width)

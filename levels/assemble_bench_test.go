@@ -10,18 +10,22 @@ import (
 	"github.com/quiverio/quiver/levels/levelstest"
 )
 
+// benchFields are the nested fields the shredding and assembly
+// benchmarks time.
+var benchFields = []arrow.Field{
+	{Name: "list", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64), Nullable: true},
+	{Name: "map", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
+	{Name: "list_struct", Type: arrow.ListOf(arrow.StructOf(
+		arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		arrow.Field{Name: "b", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true})), Nullable: true},
+}
+
 // BenchmarkAssemble times building nested arrays from shredded levels:
 // a list<int64>, a map<string,int64> and a list<struct{int32, list<int32>}>
 // of random rows (nulls and empty lists included).
 func BenchmarkAssemble(b *testing.B) {
 	mem := memory.NewGoAllocator()
-	for _, f := range []arrow.Field{
-		{Name: "list", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64), Nullable: true},
-		{Name: "map", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64), Nullable: true},
-		{Name: "list_struct", Type: arrow.ListOf(arrow.StructOf(
-			arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-			arrow.Field{Name: "b", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true})), Nullable: true},
-	} {
+	for _, f := range benchFields {
 		b.Run(f.Name, func(b *testing.B) {
 			const rows = 1 << 16
 			r := rand.New(rand.NewPCG(5, 6))

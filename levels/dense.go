@@ -14,8 +14,7 @@ import (
 // without nulls: a slice of the leaf array when they are one run,
 // otherwise a copy.
 func (st *shredLeaf) dense(mem memory.Allocator) (arrow.Array, error) {
-	p := st.path[len(st.path)-1]
-	d := st.data[len(st.data)-1]
+	p, d := st.p, st.d
 	if p.layout == layoutNull {
 		return array.NewNull(0), nil
 	}

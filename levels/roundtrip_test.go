@@ -20,22 +20,32 @@ func TestShredAssembleRoundTrip(t *testing.T) {
 	if testing.Short() {
 		cases = 60
 	}
+	forRandomArrays(t, 1, cases, 40, func(t *testing.T, mem memory.Allocator, c int, f arrow.Field, ins []arrow.Array) {
+		for _, in := range ins {
+			roundTrip(t, mem, planFor(f), in)
+		}
+	})
+}
+
+// forRandomArrays runs fn on cases random fields of random nested types
+// (seeded by stream), each with a random array of up to maxLen-1 rows
+// and a random slice of it, in a subtest with a checked allocator.
+func forRandomArrays(t *testing.T, stream uint64, cases, maxLen int,
+	fn func(t *testing.T, mem memory.Allocator, c int, f arrow.Field, ins []arrow.Array)) {
 	for c := range cases {
-		r := rand.New(rand.NewPCG(1, uint64(c)))
+		r := rand.New(rand.NewPCG(stream, uint64(c)))
 		f := arrow.Field{Name: "f", Type: levelstest.RandType(r, 4, true), Nullable: r.IntN(3) != 0}
 		t.Run(fmt.Sprintf("%d/%s", c, f.Type), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			n := r.IntN(40)
+			n := r.IntN(maxLen)
 			arr := levelstest.RandArray(r, mem, f, n, nil, true)
 			defer arr.Release()
 			lo := r.IntN(n + 1)
 			hi := lo + r.IntN(n-lo+1)
 			sl := array.NewSlice(arr, int64(lo), int64(hi))
 			defer sl.Release()
-			for _, in := range []arrow.Array{arr, sl} {
-				roundTrip(t, mem, planFor(f), in)
-			}
+			fn(t, mem, c, f, []arrow.Array{arr, sl})
 		})
 	}
 }
