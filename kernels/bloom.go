@@ -1,0 +1,48 @@
+package kernels
+
+// BloomInsert inserts every hash of hashes into a split-block bloom filter
+// (the Parquet BLOCK algorithm) held in blocks: 256-bit blocks of eight
+// 32-bit words, back to back. A hash's upper 32 bits pick the block,
+// ((h>>32)*n)>>32 of n = len(blocks)/8, and its lower 32 bits one bit of
+// each of the block's words, bit (key*salt[i])>>27 of word i. Words past
+// the last whole block are never touched, and with no whole block (or
+// 2^32 blocks or more, beyond any filter the spec allows) it does
+// nothing. A batch pays for the dispatch: whole pages of hashes on write.
+func BloomInsert(blocks []uint32, hashes []uint64) {
+	if blocks = bloomWords(blocks); blocks != nil {
+		bloomInsert(blocks, hashes)
+	}
+}
+
+// BloomCheck sets out[i] to whether the filter in blocks (laid out as for
+// [BloomInsert]) may hold hashes[i], false meaning it surely does not, and
+// returns how many it set true. out must hold at least len(hashes) values
+// (a shorter out is a programmer error and panics). With no whole block
+// every out[i] is false.
+func BloomCheck(blocks []uint32, hashes []uint64, out []bool) int {
+	out = out[:len(hashes)]
+	if blocks = bloomWords(blocks); blocks == nil {
+		clear(out)
+		return 0
+	}
+	return bloomCheck(blocks, hashes, out)
+}
+
+// bloomWords returns the whole blocks of words, or nil when there are
+// none or more than the 32-bit block index can reach.
+func bloomWords(words []uint32) []uint32 {
+	n := uint64(len(words) / bloomBlockWords)
+	if n == 0 || n >= 1<<32 {
+		return nil
+	}
+	return words[:n*bloomBlockWords]
+}
+
+// bloomInsert and bloomCheck are the dispatched implementations; they
+// take a whole number of blocks, at least one.
+var (
+	bloomInsert      = bloomInsertGeneric
+	bloomInsertImpls = []impl[func([]uint32, []uint64)]{{"go", bloomInsertGeneric}}
+	bloomCheck       = bloomCheckGeneric
+	bloomCheckImpls  = []impl[func([]uint32, []uint64, []bool) int]{{"go", bloomCheckGeneric}}
+)
