@@ -46,3 +46,27 @@ var (
 	bloomCheck       = bloomCheckGeneric
 	bloomCheckImpls  = []impl[func([]uint32, []uint64, []bool) int]{{"go", bloomCheckGeneric}}
 )
+
+// BloomInsertOne inserts one hash into the filter in blocks (laid out as
+// for [BloomInsert]), in plain Go: a single hash does not pay for a
+// dispatched call. blocks must hold at least one whole block and fewer
+// than 2^32; anything else is a programmer error and panics.
+func BloomInsertOne(blocks []uint32, h uint64) {
+	blk, key := bloomBlock(blocks, h), uint32(h)
+	for i, s := range bloomSalt {
+		blk[i] |= 1 << ((key * s) >> 27)
+	}
+}
+
+// BloomCheckOne reports whether the filter in blocks may hold h, false
+// meaning it surely does not, in plain Go and stopping at the first
+// missing bit. blocks must be as for [BloomInsertOne].
+func BloomCheckOne(blocks []uint32, h uint64) bool {
+	blk, key := bloomBlock(blocks, h), uint32(h)
+	for i, s := range bloomSalt {
+		if blk[i]&(1<<((key*s)>>27)) == 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -21,10 +21,7 @@ func bloomBlock(words []uint32, h uint64) *[bloomBlockWords]uint32 {
 // bloomInsertGeneric is the portable twin of the block inserts.
 func bloomInsertGeneric(words []uint32, hashes []uint64) {
 	for _, h := range hashes {
-		blk, key := bloomBlock(words, h), uint32(h)
-		for i, s := range bloomSalt {
-			blk[i] |= 1 << ((key * s) >> 27)
-		}
+		BloomInsertOne(words, h)
 	}
 }
 
@@ -33,14 +30,8 @@ func bloomCheckGeneric(words []uint32, hashes []uint64, out []bool) int {
 	out = out[:len(hashes)]
 	hits := 0
 	for k, h := range hashes {
-		blk, key := bloomBlock(words, h), uint32(h)
-		miss := uint32(0)
-		for i, s := range bloomSalt {
-			bit := uint32(1) << ((key * s) >> 27)
-			miss |= bit &^ blk[i]
-		}
-		out[k] = miss == 0
-		if miss == 0 {
+		out[k] = BloomCheckOne(words, h)
+		if out[k] {
 			hits++
 		}
 	}
