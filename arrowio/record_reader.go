@@ -112,7 +112,7 @@ func (rr *recordReader) advance() bool {
 		o = <-rr.prefetch
 		rr.prefetch = nil
 	case rr.next < len(rr.r.groups):
-		o.g, o.err = rr.r.openGroup(rr.ctx, rr.r.groups[rr.next])
+		o.g, o.err = rr.r.openGroup(rr.ctx, rr.r.groups[rr.next], rr.par)
 		rr.next++
 	default:
 		return false
@@ -133,7 +133,7 @@ func (rr *recordReader) advance() bool {
 		rr.r.active.Add(1)
 		go func() {
 			defer rr.r.active.Done()
-			g, err := rr.r.openGroup(rr.ctx, gi)
+			g, err := rr.r.openGroup(rr.ctx, gi, rr.par)
 			ch <- opened{g, err}
 		}()
 	}
@@ -168,8 +168,9 @@ func (rr *recordReader) finish() {
 // chunked by row group. The caller releases it.
 //
 // With Parallelism above 1, row groups decode concurrently (each on one
-// goroutine) when there are several, and the columns of a single row group
-// decode concurrently otherwise; the result is the same either way.
+// goroutine, filtered or not) when there are several, and the columns of a
+// single row group decode concurrently otherwise, so no more than
+// Parallelism goroutines decode at once; the result is the same either way.
 func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
@@ -190,7 +191,7 @@ func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 	}
 	errs := make([]error, len(r.groups))
 	readOne := func(i int) {
-		g, err := r.openGroup(ctx, r.groups[i])
+		g, err := r.openGroup(ctx, r.groups[i], colPar)
 		if err != nil {
 			errs[i] = err
 			return
