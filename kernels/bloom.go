@@ -9,8 +9,12 @@ package kernels
 // 2^32 blocks or more, beyond any filter the spec allows) it does
 // nothing. A batch pays for the dispatch: whole pages of hashes on write.
 func BloomInsert(blocks []uint32, hashes []uint64) {
-	if blocks = bloomWords(blocks); blocks != nil {
-		bloomInsert(blocks, hashes)
+	switch blocks = bloomWords(blocks); {
+	case blocks == nil:
+	case bloomSIMD:
+		bloomInsertSIMD(blocks, hashes)
+	default:
+		bloomInsertGeneric(blocks, hashes)
 	}
 }
 
@@ -21,11 +25,15 @@ func BloomInsert(blocks []uint32, hashes []uint64) {
 // every out[i] is false.
 func BloomCheck(blocks []uint32, hashes []uint64, out []bool) int {
 	out = out[:len(hashes)]
-	if blocks = bloomWords(blocks); blocks == nil {
+	switch blocks = bloomWords(blocks); {
+	case blocks == nil:
 		clear(out)
 		return 0
+	case bloomSIMD:
+		return bloomCheckSIMD(blocks, hashes, out)
+	default:
+		return bloomCheckGeneric(blocks, hashes, out)
 	}
-	return bloomCheck(blocks, hashes, out)
 }
 
 // bloomWords returns the whole blocks of words, or nil when there are
@@ -38,12 +46,16 @@ func bloomWords(words []uint32) []uint32 {
 	return words[:n*bloomBlockWords]
 }
 
-// bloomInsert and bloomCheck are the dispatched implementations; they
-// take a whole number of blocks, at least one.
+// The arch files (bloom_amd64.go, bloom_arm64.go, bloom_other.go) set
+// bloomSIMD when the CPU has what bloomInsertSIMD and bloomCheckSIMD use.
+// The entries branch on it and call them directly rather than through a
+// function variable as the other kernels do: an indirect call makes the
+// compiler move the caller's hashes and out to the heap, and a caller
+// checking a few literals wants them on its stack. The Impls lists hold
+// every implementation usable on this CPU, for tests and benchmarks,
+// the portable twin first.
 var (
-	bloomInsert      = bloomInsertGeneric
 	bloomInsertImpls = []impl[func([]uint32, []uint64)]{{"go", bloomInsertGeneric}}
-	bloomCheck       = bloomCheckGeneric
 	bloomCheckImpls  = []impl[func([]uint32, []uint64, []bool) int]{{"go", bloomCheckGeneric}}
 )
 

@@ -181,3 +181,29 @@ func BenchmarkBloomInsertHashes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAnyInBloom times the pruning check of = and IN: n literals, none
+// of them in a 1 MiB filter holding 4096 other values, so every one is
+// checked.
+func BenchmarkAnyInBloom(b *testing.B) {
+	f := NewBloom(1 << 20)
+	for i := range 4096 {
+		f.Insert(HashInt64(int64(i)))
+	}
+	for _, n := range []int{1, 4, 16, 64, 1000} {
+		hs := make([]uint64, n)
+		for i := range hs {
+			hs[i] = HashInt64(int64(1<<40 + i))
+		}
+		if anyInBloom(f, hs) {
+			b.Fatal("a literal may be in the filter; pick others")
+		}
+		b.Run(fmt.Sprintf("literals=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(8 * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkBool = anyInBloom(f, hs)
+			}
+		})
+	}
+}
