@@ -7,18 +7,13 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// bloomSIMD reports whether the AVX2 block kernels run.
+// bloomSIMD reports whether the AVX2 block insert runs.
 var bloomSIMD = cpu.X86.HasAVX && cpu.X86.HasAVX2
 
 func init() {
 	if bloomSIMD {
 		bloomInsertImpls = append(bloomInsertImpls, impl[func([]uint32, []uint64)]{"avx2", asm.BloomInsertAVX2})
-		bloomCheckImpls = append(bloomCheckImpls, impl[func([]uint32, []uint64, []bool) int]{"avx2", asm.BloomCheckAVX2})
 	}
 }
 
 func bloomInsertSIMD(words []uint32, hashes []uint64) { asm.BloomInsertAVX2(words, hashes) }
-
-func bloomCheckSIMD(words []uint32, hashes []uint64, out []bool) int {
-	return asm.BloomCheckAVX2(words, hashes, out)
-}

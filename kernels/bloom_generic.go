@@ -24,16 +24,3 @@ func bloomInsertGeneric(words []uint32, hashes []uint64) {
 		BloomInsertOne(words, h)
 	}
 }
-
-// bloomCheckGeneric is the portable twin of the block checks.
-func bloomCheckGeneric(words []uint32, hashes []uint64, out []bool) int {
-	out = out[:len(hashes)]
-	hits := 0
-	for k, h := range hashes {
-		out[k] = BloomCheckOne(words, h)
-		if out[k] {
-			hits++
-		}
-	}
-	return hits
-}

@@ -2,12 +2,8 @@
 
 package kernels
 
-// bloomSIMD is false: this build has no block kernels, and the entries
-// take the portable twins.
+// bloomSIMD is false: this build has no block insert, and BloomInsert
+// takes the portable twin.
 const bloomSIMD = false
 
 func bloomInsertSIMD(words []uint32, hashes []uint64) { bloomInsertGeneric(words, hashes) }
-
-func bloomCheckSIMD(words []uint32, hashes []uint64, out []bool) int {
-	return bloomCheckGeneric(words, hashes, out)
-}

@@ -10,12 +10,3 @@ package asm
 //
 //go:noescape
 func BloomInsertAVX2(words []uint32, hashes []uint64)
-
-// BloomCheckAVX2 sets out[i] to whether the split-block filter words (len(words)/8
-// blocks of eight words) may hold hashes[i], for the first
-// min(len(hashes), len(out)) hashes, and returns how many it set true.
-// len(words)/8 must be below 2^32; with no whole block every out[i] is
-// left alone and it returns 0.
-//
-//go:noescape
-func BloomCheckAVX2(words []uint32, hashes []uint64, out []bool) int

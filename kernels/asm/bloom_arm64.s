@@ -13,8 +13,8 @@ DATA bloomSaltNEON<>+24(SB)/4, $0x9efc4947
 DATA bloomSaltNEON<>+28(SB)/4, $0x5c6bfb31
 GLOBL bloomSaltNEON<>(SB), RODATA|NOPTR, $32
 
-// Registers of both kernels: R0 words, R1 blocks, R2 hashes, R3 count,
-// R4 index, R5 hash then block address; V0, V1 salt; V2 the key in every
+// Registers: R0 words, R1 blocks, R2 hashes, R3 count, R4 index, R5 hash
+// then block address; V0, V1 salt; V2 the key in every
 // lane; V3, V4 the mask; V5, V6 the block; V7 four ones.
 //
 // MUL Vd.4S, Vn.4S, Vm.4S is 0x4ea09c00|m<<16|n<<5|d;
@@ -62,50 +62,4 @@ insertLoop:
 	B    insertLoop
 
 insertDone:
-	RET
-
-// func BloomCheckNEON(words []uint32, hashes []uint64, out []bool) int
-TEXT ·BloomCheckNEON(SB), NOSPLIT, $0-80
-	MOVD words_base+0(FP), R0
-	MOVD words_len+8(FP), R1
-	LSR  $3, R1, R1
-	MOVD hashes_base+24(FP), R2
-	MOVD hashes_len+32(FP), R3
-	MOVD out_base+48(FP), R8
-	MOVD out_len+56(FP), R9
-	CMP  R9, R3
-	CSEL HI, R9, R3, R3
-	MOVD $0, R10
-	CBZ  R1, checkDone
-	MOVD $bloomSaltNEON<>(SB), R6
-	VLD1 (R6), [V0.S4, V1.S4]
-	MOVW $1, R6
-	VDUP R6, V7.S4
-	MOVD $0, R4
-
-checkLoop:
-	CMP  R3, R4
-	BHS  checkDone
-	MOVD (R2)(R4<<3), R5
-	BLOOM_MASK
-	VLD1 (R5), [V5.S4, V6.S4]
-
-	// The hash may be present when (mask & block) ^ mask is zero.
-	VAND V3.B16, V5.B16, V5.B16
-	VAND V4.B16, V6.B16, V6.B16
-	VEOR V3.B16, V5.B16, V5.B16
-	VEOR V4.B16, V6.B16, V6.B16
-	VORR V5.B16, V6.B16, V6.B16
-	VMOV V6.D[0], R11
-	VMOV V6.D[1], R12
-	ORR  R11, R12, R12
-	CMP  $0, R12
-	CSET EQ, R12
-	MOVB R12, (R8)(R4)
-	ADD  R12, R10, R10
-	ADD  $1, R4, R4
-	B    checkLoop
-
-checkDone:
-	MOVD R10, ret+72(FP)
 	RET
