@@ -84,6 +84,24 @@ func TestFilteredReadBoundsGoroutines(t *testing.T) {
 		}
 		return ra.peak, out.String()
 	}
+	// A lone row group still decodes its columns side by side.
+	t.Run("ReadRowGroup/parallelism=3", func(t *testing.T) {
+		ra := &peakReaderAt{r: bytes.NewReader(file), linger: time.Millisecond}
+		r, err := Open(ra, int64(len(file)), ReadOptions{Filter: filter, Parallelism: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		ra.peak = 0
+		rec, err := r.ReadRowGroup(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		if ra.peak < 2 || ra.peak > 3 {
+			t.Errorf("%d reads of the file in flight at once, want 2 or 3", ra.peak)
+		}
+	})
 	for _, table := range []bool{true, false} {
 		_, want := read(t, 1, table)
 		for _, par := range []int{2, 3} {
