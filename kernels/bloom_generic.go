@@ -21,6 +21,9 @@ func bloomBlock(words []uint32, h uint64) *[bloomBlockWords]uint32 {
 // bloomInsertGeneric is the portable twin of the block inserts.
 func bloomInsertGeneric(words []uint32, hashes []uint64) {
 	for _, h := range hashes {
-		BloomInsertOne(words, h)
+		blk, key := bloomBlock(words, h), uint32(h)
+		for i, s := range bloomSalt {
+			blk[i] |= 1 << ((key * s) >> 27)
+		}
 	}
 }

@@ -101,8 +101,7 @@ func TestBloomInsertEntry(t *testing.T) {
 
 // BenchmarkBloomInsert times every implementation inserting 4096 hashes
 // into a filter that fits in L1 (1 KiB) and ones of 1 and 16 MiB, in
-// batches of 1, 8 and 4096, and one at a time through BloomInsertOne
-// (impl=one).
+// batches of 1, 8 and 4096.
 func BenchmarkBloomInsert(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	hashes := make([]uint64, 4096)
@@ -111,15 +110,6 @@ func BenchmarkBloomInsert(b *testing.B) {
 	}
 	for _, size := range []int{1 << 10, 1 << 20, 16 << 20} {
 		words := make([]uint32, size/4)
-		b.Run(fmt.Sprintf("size=%d/batch=1/impl=one", size), func(b *testing.B) {
-			b.SetBytes(int64(8 * len(hashes)))
-			b.ReportAllocs()
-			for b.Loop() {
-				for _, h := range hashes {
-					BloomInsertOne(words, h)
-				}
-			}
-		})
 		for _, batch := range []int{1, 8, len(hashes)} {
 			for _, in := range bloomInsertImpls {
 				b.Run(fmt.Sprintf("size=%d/batch=%d/impl=%s", size, batch, in.name), func(b *testing.B) {
