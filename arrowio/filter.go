@@ -132,8 +132,9 @@ func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom) 
 // to ranges of pages that may match, the predicate's columns decode the
 // pages overlapping those ranges (by the OffsetIndex), the predicate
 // evaluated on their rows selects the rows returned, and the other
-// projected columns decode only the pages holding those.
-func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
+// projected columns decode only the pages holding those, on the calling
+// goroutine (holding one of sl) and helpers for the free ones.
+func (r *Reader) openFiltered(ctx context.Context, i int, sl slots) (*group, error) {
 	rg := &r.ft.Meta.RowGroups[i]
 	f := r.filter
 	leaves := f.bound.Leaves()
@@ -187,7 +188,7 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 	arrs := make([]arrow.Array, len(f.cols))
 	defer releaseArrays(arrs)
 	// The predicate's columns decode first, over the candidate ranges.
-	if err := r.decodeColumns(ctx, i, f.eval, idx, ranges, arrs); err != nil {
+	if err := r.decodeColumns(ctx, i, sl, f.eval, idx, ranges, arrs); err != nil {
 		return nil, err
 	}
 	evalArrs := make([]arrow.Array, len(f.eval))
@@ -220,7 +221,7 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 			return nil, err
 		}
 	}
-	if err := r.decodeColumns(ctx, i, rest, idx, rows, out); err != nil {
+	if err := r.decodeColumns(ctx, i, sl, rest, idx, rows, out); err != nil {
 		releaseArrays(out)
 		return nil, err
 	}
@@ -229,8 +230,9 @@ func (r *Reader) openFiltered(ctx context.Context, i int) (*group, error) {
 
 // decodeColumns decodes the rows of ranges of the filter's columns cols
 // (indexes into its cols, each decoded once into dst[c]) of row group i,
-// on up to ReadOptions.Parallelism goroutines.
-func (r *Reader) decodeColumns(ctx context.Context, i int, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
+// on the calling goroutine, which holds one of sl, and one helper for each
+// other slot free (at most one per column).
+func (r *Reader) decodeColumns(ctx context.Context, i int, sl slots, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
 	var todo []int
 	for _, c := range cols {
 		if dst[c] == nil && !slices.Contains(todo, c) {
@@ -243,22 +245,21 @@ func (r *Reader) decodeColumns(ctx context.Context, i int, cols []int, idx *rowG
 			dst[todo[k]], errs[k] = r.readColumnRanges(ctx, i, r.filter.cols[todo[k]], idx, ranges)
 		}
 	}
-	if par := min(r.opts.parallelism(), len(todo)); par <= 1 {
-		for k := range todo {
+	var next atomic.Int64
+	loop := func() {
+		for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
 			work(k)
 		}
-	} else {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range par {
-			wg.Go(func() {
-				for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
-					work(k)
-				}
-			})
-		}
-		wg.Wait()
 	}
+	var wg sync.WaitGroup
+	for extra := 1; extra < len(todo) && sl.tryTake(); extra++ {
+		wg.Go(func() {
+			defer sl.give()
+			loop()
+		})
+	}
+	loop()
+	wg.Wait()
 	return errors.Join(errs...)
 }
 

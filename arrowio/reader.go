@@ -167,7 +167,10 @@ func (r *Reader) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, er
 	if i < 0 || i >= len(r.ft.Meta.RowGroups) {
 		return nil, fmt.Errorf("arrowio: row group %d of %d", i, len(r.ft.Meta.RowGroups))
 	}
-	g, err := r.openGroup(ctx, i)
+	sl := newSlots(r.opts.parallelism())
+	sl.take()
+	g, err := r.openGroup(ctx, i, sl)
+	sl.give()
 	if err != nil {
 		return nil, err
 	}

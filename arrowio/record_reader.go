@@ -21,7 +21,8 @@ func (r *Reader) RecordReader(ctx context.Context) (array.RecordReader, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
 	}
-	rr := &recordReader{r: r, ctx: ctx, batch: r.opts.batchSize(), par: r.opts.parallelism()}
+	par := r.opts.parallelism()
+	rr := &recordReader{r: r, ctx: ctx, batch: r.opts.batchSize(), par: par, slots: newSlots(par)}
 	rr.refs.Store(1)
 	return rr, nil
 }
@@ -38,6 +39,7 @@ type recordReader struct {
 	ctx   context.Context
 	batch int
 	par   int
+	slots slots // a filtered open decodes on these: the opening goroutine's and free ones
 
 	next     int         // index into r.groups of the next group to open
 	cur      *group      // the group batches come from
@@ -112,7 +114,9 @@ func (rr *recordReader) advance() bool {
 		o = <-rr.prefetch
 		rr.prefetch = nil
 	case rr.next < len(rr.r.groups):
-		o.g, o.err = rr.r.openGroup(rr.ctx, rr.r.groups[rr.next])
+		rr.slots.take()
+		o.g, o.err = rr.r.openGroup(rr.ctx, rr.r.groups[rr.next], rr.slots)
+		rr.slots.give()
 		rr.next++
 	default:
 		return false
@@ -133,7 +137,9 @@ func (rr *recordReader) advance() bool {
 		rr.r.active.Add(1)
 		go func() {
 			defer rr.r.active.Done()
-			g, err := rr.r.openGroup(rr.ctx, gi)
+			rr.slots.take()
+			g, err := rr.r.openGroup(rr.ctx, gi, rr.slots)
+			rr.slots.give()
 			ch <- opened{g, err}
 		}()
 	}
@@ -168,8 +174,11 @@ func (rr *recordReader) finish() {
 // chunked by row group. The caller releases it.
 //
 // With Parallelism above 1, row groups decode concurrently (each on one
-// goroutine) when there are several, and the columns of a single row group
-// decode concurrently otherwise; the result is the same either way.
+// goroutine, filtered or not) when there are several, and the columns of a
+// single row group decode concurrently otherwise; a filtered row group
+// decodes its columns on the goroutines not busy with other groups, so no
+// more than Parallelism goroutines decode at once. The result is the same
+// either way.
 func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
@@ -189,8 +198,9 @@ func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 		colPar, workers = 1, min(par, len(r.groups))
 	}
 	errs := make([]error, len(r.groups))
+	sl := newSlots(par) // each row-group worker holds one; a filtered open may use the free ones
 	readOne := func(i int) {
-		g, err := r.openGroup(ctx, r.groups[i])
+		g, err := r.openGroup(ctx, r.groups[i], sl)
 		if err != nil {
 			errs[i] = err
 			return
@@ -199,6 +209,8 @@ func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 		g.release()
 	}
 	if workers == 1 {
+		sl.take()
+		defer sl.give()
 		for i := range r.groups {
 			if readOne(i); errs[i] != nil {
 				return nil, errs[i]
@@ -209,6 +221,8 @@ func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 		var wg sync.WaitGroup
 		for range workers {
 			wg.Go(func() {
+				sl.take()
+				defer sl.give()
 				for i := int(next.Add(1) - 1); i < len(r.groups); i = int(next.Add(1) - 1) {
 					if ctx.Err() != nil {
 						errs[i] = ctx.Err()

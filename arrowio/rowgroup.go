@@ -56,10 +56,12 @@ func (g *group) release() {
 type byteRange struct{ start, end int64 }
 
 // openGroup reads the projected column chunks of row group i, coalescing
-// neighbouring chunks into single reads, and prepares their readers.
-func (r *Reader) openGroup(ctx context.Context, i int) (*group, error) {
+// neighbouring chunks into single reads, and prepares their readers. With
+// a filter the group's columns decode here, on the calling goroutine,
+// which holds one of sl, and on helpers for any of sl that are free.
+func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error) {
 	if r.filter != nil {
-		return r.openFiltered(ctx, i)
+		return r.openFiltered(ctx, i, sl)
 	}
 	rg := &r.ft.Meta.RowGroups[i]
 	limit := r.ft.MetaOffset

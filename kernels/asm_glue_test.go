@@ -112,6 +112,10 @@ func TestDispatchChoice(t *testing.T) {
 	checkChoice(t, "levelsToBitmap16", levelsToBitmap16, levelsToBitmap16Impls, simdPopcnt)
 	checkChoice(t, "levelsToBitmap8", levelsToBitmap8, levelsToBitmap8Impls, simdPopcnt)
 	checkChoice(t, "countAtLeast16", countAtLeast16, countAtLeast16Impls, simdPopcnt)
+	if bloomSIMD != simd || (len(bloomInsertImpls) > 1) != simd {
+		t.Errorf("bloom: block insert in use: %v, implementations listed: %d, CPU has its features: %v",
+			bloomSIMD, len(bloomInsertImpls), simd)
+	}
 	if runtime.GOARCH == "amd64" {
 		checkChoice(t, "gather32", gather32, gather32Impls, simd)
 		checkChoice(t, "gather64", gather64, gather64Impls, simd)

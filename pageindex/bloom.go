@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/kernels"
 )
 
 // Bitset sizes a split-block bloom filter may have: the spec bounds them,
@@ -16,16 +17,6 @@ const (
 	MinBloomBytes = 32
 	MaxBloomBytes = 128 << 20
 )
-
-// blockWords is the number of 32-bit words in one 256-bit block.
-const blockWords = 8
-
-// salt holds the eight odd constants the spec multiplies a key by, one per
-// word of a block, to pick the bit set in that word.
-var salt = [blockWords]uint32{
-	0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
-	0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
-}
 
 // Bloom is a split-block bloom filter (the Parquet BLOCK algorithm): 256-bit
 // blocks of eight 32-bit words, one bit set per word for each inserted
@@ -68,41 +59,26 @@ func NewBloom(numBytes int) *Bloom {
 // NumBytes returns the size of the filter's bitset.
 func (b *Bloom) NumBytes() int { return len(b.words) * 4 }
 
-// block returns the words of the block hash h maps to.
-func (b *Bloom) block(h uint64) []uint32 {
-	n := uint64(len(b.words) / blockWords)
-	i := ((h >> 32) * n) >> 32
-	return b.words[i*blockWords : i*blockWords+blockWords : i*blockWords+blockWords]
-}
-
-// Insert adds the value whose hash is h.
+// Insert adds the value whose hash is h, through the same kernel as
+// InsertHashes: one hash per call still measured faster with AVX2.
 func (b *Bloom) Insert(h uint64) {
-	blk := b.block(h)
-	key := uint32(h)
-	for i := range blockWords {
-		blk[i] |= 1 << ((key * salt[i]) >> 27)
-	}
+	hs := [1]uint64{h}
+	kernels.BloomInsert(b.words, hs[:])
 }
 
-// InsertHashes adds every hash in hs.
-func (b *Bloom) InsertHashes(hs []uint64) {
-	for _, h := range hs {
-		b.Insert(h)
-	}
-}
+// InsertHashes adds every hash in hs in one batch through
+// [kernels.BloomInsert], whose AVX2 and NEON kernels hold a block in
+// vector registers. Measured on a shared 2-core AMD EPYC, 4096 hashes,
+// benchstat of 8 interleaved runs against the scalar loop it replaced:
+// 71.6 -> 22.7 µs into a 1 KiB filter, 95.3 -> 18.6 µs into 1 MiB,
+// 132.5 -> 22.9 µs into 16 MiB (-68% to -83%, p <= 0.001).
+func (b *Bloom) InsertHashes(hs []uint64) { kernels.BloomInsert(b.words, hs) }
 
 // Check reports whether the value whose hash is h may have been inserted;
-// false means it surely was not.
-func (b *Bloom) Check(h uint64) bool {
-	blk := b.block(h)
-	key := uint32(h)
-	for i := range blockWords {
-		if blk[i]&(1<<((key*salt[i])>>27)) == 0 {
-			return false
-		}
-	}
-	return true
-}
+// false means it surely was not. It is scalar and stops at the first
+// missing bit: a batched AVX2 check measured no faster on the absent
+// literals that pruning checks (see [kernels.BloomCheckOne]).
+func (b *Bloom) Check(h uint64) bool { return kernels.BloomCheckOne(b.words, h) }
 
 // Append appends the filter as a file stores it, its BloomFilterHeader
 // (BLOCK, XXHASH, UNCOMPRESSED) then the little-endian bitset, to dst.

@@ -3,6 +3,7 @@ package pageindex
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -160,3 +161,49 @@ func BenchmarkBloomCheck(b *testing.B) {
 }
 
 var sinkBool bool
+
+// BenchmarkBloomInsertHashes times the writer's path: a chunk's hashes
+// inserted in one call, into a filter in L1 (1 KiB) and ones of 1 and
+// 16 MiB.
+func BenchmarkBloomInsertHashes(b *testing.B) {
+	hs := make([]uint64, 4096)
+	for i := range hs {
+		hs[i] = HashInt64(int64(i))
+	}
+	for _, size := range []int{1 << 10, 1 << 20, 16 << 20} {
+		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) {
+			f := NewBloom(size)
+			b.SetBytes(int64(8 * len(hs)))
+			b.ReportAllocs()
+			for b.Loop() {
+				f.InsertHashes(hs)
+			}
+		})
+	}
+}
+
+// BenchmarkAnyInBloom times the pruning check of = and IN: n literals, none
+// of them in a 1 MiB filter holding 4096 other values, so every one is
+// checked.
+func BenchmarkAnyInBloom(b *testing.B) {
+	f := NewBloom(1 << 20)
+	for i := range 4096 {
+		f.Insert(HashInt64(int64(i)))
+	}
+	for _, n := range []int{1, 4, 16, 64, 1000} {
+		hs := make([]uint64, n)
+		for i := range hs {
+			hs[i] = HashInt64(int64(1<<40 + i))
+		}
+		if anyInBloom(f, hs) {
+			b.Fatal("a literal may be in the filter; pick others")
+		}
+		b.Run(fmt.Sprintf("literals=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(8 * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkBool = anyInBloom(f, hs)
+			}
+		})
+	}
+}

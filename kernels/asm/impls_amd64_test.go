@@ -12,6 +12,7 @@ func init() {
 	prefix64Impls = append(prefix64Impls, impl[prefix64Func]{"avx2", DeltaPrefixSum64AVX2, avx2})
 	gather32Impls = append(gather32Impls, impl[gather32Func]{"avx2", Gather32AVX2, avx2})
 	gather64Impls = append(gather64Impls, impl[gather64Func]{"avx2", Gather64AVX2, avx2})
+	bloomInsertImpls = append(bloomInsertImpls, impl[bloomInsertFunc]{"avx2", BloomInsertAVX2, avx2})
 	levels16Impls = append(levels16Impls, impl[levels16Func]{"avx2", LevelsToBitmap16AVX2, avx2 && cpu.X86.HasPOPCNT})
 	levels8Impls = append(levels8Impls, impl[levels8Func]{"avx2", LevelsToBitmap8AVX2, avx2 && cpu.X86.HasPOPCNT})
 	for w, fns := range map[int][2]bssFunc{

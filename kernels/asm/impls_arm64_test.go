@@ -14,6 +14,7 @@ func init() {
 	levels8Impls = append(levels8Impls, impl[levels8Func]{"neon", LevelsToBitmap8NEON, neon})
 	gather32Impls = append(gather32Impls, impl[gather32Func]{"neon", Gather32NEON, neon})
 	gather64Impls = append(gather64Impls, impl[gather64Func]{"neon", Gather64NEON, neon})
+	bloomInsertImpls = append(bloomInsertImpls, impl[bloomInsertFunc]{"neon", BloomInsertNEON, neon})
 	for w, fns := range map[int][2]bssFunc{
 		2: {BSSDecode2NEON, BSSEncode2NEON},
 		4: {BSSDecode4NEON, BSSEncode4NEON},
