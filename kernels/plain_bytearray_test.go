@@ -113,31 +113,27 @@ func BenchmarkPlainByteArray(b *testing.B) {
 	vals := testStrings(rand.New(rand.NewPCG(65, 66)), n, 0)
 	off, data := testFlatten[int32](vals, 0)
 	src := testPlainByteArray(vals)
-	b.Run("decode/len=0-11", func(b *testing.B) {
-		dst := make([]byte, len(src))
-		b.SetBytes(int64(len(data) + 4*n))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, _, err := PlainByteArray(off, dst, src); err != nil {
-				b.Fatal(err)
+	for _, c := range []struct {
+		name string
+		vals [][]byte
+	}{
+		{"len=0-11", vals},
+		{"len=10-70", testStrings(rand.New(rand.NewPCG(67, 68)), n, 4)},
+	} {
+		off, data := testFlatten[int32](c.vals, 0)
+		src := testPlainByteArray(c.vals)
+		b.Run("decode/"+c.name, func(b *testing.B) {
+			dst := make([]byte, len(src))
+			b.SetBytes(int64(len(data) + 4*n))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := PlainByteArray(off, dst, src); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
-	})
-	text := testStrings(rand.New(rand.NewPCG(67, 68)), n, 4)
-	textOff, textData := testFlatten[int32](text, 0)
-	textSrc := testPlainByteArray(text)
-	b.Run("decode/len=10-70", func(b *testing.B) {
-		dst := make([]byte, len(textSrc))
-		b.SetBytes(int64(len(textData) + 4*n))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, _, err := PlainByteArray(textOff, dst, textSrc); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
-	})
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
+		})
+	}
 	b.Run("encode/len=0-11", func(b *testing.B) {
 		buf := make([]byte, 0, len(src))
 		b.SetBytes(int64(len(src)))
