@@ -42,10 +42,16 @@ func (d *fixedDict[U]) reset() {
 // hashU spreads the bits of v over the top bits of a word.
 func hashU[U uint32 | uint64](v U) uint64 { return uint64(v) * 0x9e3779b97f4a7c15 }
 
-// insert sets out[i] to the index of vals[i], adding new values.
+// insert sets out[i] to the index of vals[i], adding new values. A value
+// equal to the one before it (sorted keys, runs) takes that one's index
+// without a table lookup.
 func (d *fixedDict[U]) insert(vals []U, out []uint32) {
 	out = out[:len(vals)]
 	for i, v := range vals {
+		if i > 0 && v == vals[i-1] {
+			out[i] = out[i-1]
+			continue
+		}
 		out[i] = d.index(v)
 	}
 }
@@ -178,11 +184,19 @@ func (d *bytesDict) grow() {
 	}
 }
 
-// insertOffsets sets out[i] to the index of value i of offs and data.
+// insertOffsets sets out[i] to the index of value i of offs and data; a
+// value equal to the one before it takes that one's index, as in insert.
 func insertOffsets[O kernels.Offset](d *bytesDict, offs []O, data []byte, out []uint32) {
 	out = out[:len(offs)-1]
+	var prev []byte
 	for i := range out {
-		out[i] = d.index(data[offs[i]:offs[i+1]])
+		v := data[offs[i]:offs[i+1]]
+		if i > 0 && string(v) == string(prev) {
+			out[i] = out[i-1]
+			continue
+		}
+		out[i] = d.index(v)
+		prev = v
 	}
 }
 
