@@ -24,6 +24,8 @@ type bytesWriter[O kernels.Offset] struct {
 	dictOn      bool
 	dict        bytesDict
 
+	shared []uint32 // DELTA_BYTE_ARRAY prefix-length scratch
+
 	offs  []O // the bound slots: value i is data[offs[i]:offs[i+1]]
 	data  []byte
 	soffs []O // views, widened offsets and gathered dictionary values
@@ -178,7 +180,7 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	case footer.EncodingDeltaLengthByteArray:
 		dst, err = kernels.AppendDeltaLengthByteArray(dst, w.poffs, w.pdata)
 	case footer.EncodingDeltaByteArray:
-		dst, err = kernels.AppendDeltaByteArray(dst, w.poffs, w.pdata)
+		dst, w.shared, err = kernels.AppendDeltaByteArray(dst, w.poffs, w.pdata, w.shared)
 	default:
 		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", ErrUnsupported, w.fallbackEnc)
 	}

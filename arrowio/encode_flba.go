@@ -23,11 +23,12 @@ type flbaWriter struct {
 	dictOn      bool
 	dict        bytesDict
 
-	slots []byte   // the bound slots
-	conv  []byte   // converted or gathered slots
-	dense []byte   // the non-null values of a mini-batch with nulls
-	idx   []uint32 // the page's dictionary indices
-	vals  []byte   // the page's values, when not dictionary-encoded
+	slots  []byte   // the bound slots
+	conv   []byte   // converted or gathered slots
+	dense  []byte   // the non-null values of a mini-batch with nulls
+	idx    []uint32 // the page's dictionary indices
+	shared []uint32 // DELTA_BYTE_ARRAY prefix-length scratch
+	vals   []byte   // the page's values, when not dictionary-encoded
 
 	page, chunk bytesStats
 	bloom       *bloomSink // nil unless the column has a bloom filter
@@ -124,7 +125,7 @@ func (w *flbaWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, foote
 	case footer.EncodingPlain:
 		dst = append(dst, w.vals...)
 	case footer.EncodingDeltaByteArray:
-		dst, err = kernels.AppendDeltaByteArrayFixed(dst, w.vals, w.width)
+		dst, w.shared, err = kernels.AppendDeltaByteArrayFixed(dst, w.vals, w.width, w.shared)
 	case footer.EncodingByteStreamSplit:
 		n := len(dst)
 		dst = slices.Grow(dst, len(w.vals))[:n+len(w.vals)]

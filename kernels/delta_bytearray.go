@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"sync"
 )
 
 // DELTA_BYTE_ARRAY stores, for each value, the length of the prefix it
@@ -217,36 +216,38 @@ func DeltaByteArrayFixed(dst []byte, width int, scratch []int32, src []byte) (in
 
 // AppendDeltaByteArray appends the DELTA_BYTE_ARRAY encoding of the
 // len(offsets)-1 values data[offsets[i]:offsets[i+1]] to dst and returns
-// the extended slice. Offsets that decrease or point outside data, or a
-// value longer than math.MaxInt32 bytes, are an error wrapping
+// the extended slice. shared is the caller's scratch for the values'
+// shared-prefix lengths: it is grown when shorter than the value count and
+// returned for the next call. Offsets that decrease or point outside data,
+// or a value longer than math.MaxInt32 bytes, are an error wrapping
 // [ErrOutOfRange].
-func AppendDeltaByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byte, error) {
+func AppendDeltaByteArray[O Offset](dst []byte, offsets []O, data []byte, shared []uint32) ([]byte, []uint32, error) {
 	if err := checkOffsets(offsets, len(data)); err != nil {
-		return dst, err
+		return dst, shared, err
 	}
 	n := max(len(offsets)-1, 0)
-	return appendDeltaByteArray(dst, n, func(i int) []byte { return data[offsets[i]:offsets[i+1]] }), nil
+	dst, shared = appendDeltaByteArray(dst, n, func(i int) []byte { return data[offsets[i]:offsets[i+1]] }, shared)
+	return dst, shared, nil
 }
 
 // AppendDeltaByteArrayFixed appends the DELTA_BYTE_ARRAY encoding of the
-// FIXED_LEN_BYTE_ARRAY values in data, width bytes each, to dst. A width
-// below 1 or above math.MaxInt32, or data that is not a whole number of
-// values, is an error wrapping [ErrOutOfRange].
-func AppendDeltaByteArrayFixed(dst []byte, data []byte, width int) ([]byte, error) {
+// FIXED_LEN_BYTE_ARRAY values in data, width bytes each, to dst, with
+// shared as in [AppendDeltaByteArray]. A width below 1 or above
+// math.MaxInt32, or data that is not a whole number of values, is an error
+// wrapping [ErrOutOfRange].
+func AppendDeltaByteArrayFixed(dst []byte, data []byte, width int, shared []uint32) ([]byte, []uint32, error) {
 	if width <= 0 || width > 1<<31-1 || len(data)%width != 0 {
-		return dst, fmt.Errorf("%w: delta byte array: %d bytes of %d-byte values", ErrOutOfRange, len(data), width)
+		return dst, shared, fmt.Errorf("%w: delta byte array: %d bytes of %d-byte values", ErrOutOfRange, len(data), width)
 	}
-	return appendDeltaByteArray(dst, len(data)/width, func(i int) []byte { return data[i*width : (i+1)*width] }), nil
+	dst, shared = appendDeltaByteArray(dst, len(data)/width, func(i int) []byte { return data[i*width : (i+1)*width] }, shared)
+	return dst, shared, nil
 }
 
 // appendDeltaByteArray appends the encoding of the n values value(0..n-1).
-// The shared prefixes are found once, in a pooled scratch slice, then each
-// section takes its own pass over them.
-func appendDeltaByteArray(dst []byte, n int, value func(i int) []byte) []byte {
-	sp := prefixScratch.Get().(*[]uint32)
-	defer prefixScratch.Put(sp)
-	shared := slices.Grow((*sp)[:0], n)[:n]
-	*sp = shared
+// The shared prefixes are found once, into shared, then each section takes
+// its own pass over them.
+func appendDeltaByteArray(dst []byte, n int, value func(i int) []byte, shared []uint32) ([]byte, []uint32) {
+	shared = slices.Grow(shared[:0], n)[:n]
 	var prev []byte
 	suffixBytes := 0
 	for i := range shared {
@@ -262,11 +263,8 @@ func appendDeltaByteArray(dst []byte, n int, value func(i int) []byte) []byte {
 	for i, p := range shared {
 		dst = append(dst, value(i)[p:]...)
 	}
-	return dst
+	return dst, shared
 }
-
-// prefixScratch holds the shared-prefix lengths of a page being encoded.
-var prefixScratch = sync.Pool{New: func() any { return new([]uint32) }}
 
 // commonPrefix returns the length of the longest common prefix of a and b.
 func commonPrefix(a, b []byte) int {

@@ -73,7 +73,7 @@ func testDeltaByteArray[O Offset](t *testing.T) {
 			if !bytes.Equal(data[len(wantData):], bytes.Repeat([]byte{0xfe}, 20)) {
 				t.Fatalf("n=%d kind=%d: wrote past the values", n, kind)
 			}
-			enc, err := AppendDeltaByteArray(nil, wantOff, wantData)
+			enc, _, err := AppendDeltaByteArray(nil, wantOff, wantData, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func TestDeltaByteArrayFixed(t *testing.T) {
 				}
 			}
 			want := bytes.Join(vals, nil)
-			for _, src := range [][]byte{testDBA(r, vals), must(AppendDeltaByteArrayFixed(nil, want, width))} {
+			for _, src := range [][]byte{testDBA(r, vals), must(AppendDeltaByteArrayFixed(nil, want, width, nil))} {
 				dst := make([]byte, len(want))
 				used, err := DeltaByteArrayFixed(dst, width, make([]int32, 2*n), src)
 				if err != nil || used != len(src) || !bytes.Equal(dst, want) {
@@ -117,12 +117,12 @@ func TestDeltaByteArrayFixed(t *testing.T) {
 	if _, err := DeltaByteArrayFixed(make([]byte, 7), 4, make([]int32, 4), src); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("ragged dst: %v", err)
 	}
-	if _, err := AppendDeltaByteArrayFixed(nil, make([]byte, 7), 4); !errors.Is(err, ErrOutOfRange) {
+	if _, _, err := AppendDeltaByteArrayFixed(nil, make([]byte, 7), 4, nil); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("ragged values: %v", err)
 	}
 }
 
-func must(b []byte, err error) []byte {
+func must(b []byte, _ []uint32, err error) []byte {
 	if err != nil {
 		panic(err)
 	}
@@ -196,11 +196,11 @@ func TestDeltaByteArrayAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(47, 48))
 	vals := testStrings(r, 1000, 2)
 	off, data := testFlatten[int32](vals, 0)
-	enc, _ := AppendDeltaByteArray(nil, off, data)
+	enc, shared, _ := AppendDeltaByteArray(nil, off, data, nil)
 	prefix := make([]int32, 1000)
 	buf := make([]byte, 0, 2*len(enc))
 	if a := testing.AllocsPerRun(20, func() {
-		_, _ = AppendDeltaByteArray(buf, off, data)
+		_, _, _ = AppendDeltaByteArray(buf, off, data, shared)
 		_, _, _ = testDecodeDBA(off, data, prefix, enc)
 	}); a != 0 {
 		t.Fatalf("%v allocations per run", a)
@@ -211,7 +211,7 @@ func BenchmarkDeltaByteArray(b *testing.B) {
 	const n = 4096
 	vals := testStrings(rand.New(rand.NewPCG(49, 50)), n, 1)
 	off, data := testFlatten[int32](vals, 0)
-	enc, _ := AppendDeltaByteArray(nil, off, data)
+	enc, shared, _ := AppendDeltaByteArray(nil, off, data, nil)
 	prefix := make([]int32, n)
 	b.Run("decode/len=20", func(b *testing.B) {
 		b.SetBytes(int64(len(data) + 4*n))
@@ -228,7 +228,7 @@ func BenchmarkDeltaByteArray(b *testing.B) {
 		b.SetBytes(int64(len(enc)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := AppendDeltaByteArray(buf, off, data); err != nil {
+			if _, _, err := AppendDeltaByteArray(buf, off, data, shared); err != nil {
 				b.Fatal(err)
 			}
 		}

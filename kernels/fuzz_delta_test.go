@@ -157,7 +157,7 @@ func FuzzDeltaByteArray(f *testing.F) {
 		if err != nil || used > len(src)-at {
 			t.Fatalf("second step after a good first: used %d, %v", used, err)
 		}
-		enc, err := AppendDeltaByteArray(nil, offsets, buf)
+		enc, _, err := AppendDeltaByteArray(nil, offsets, buf, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
