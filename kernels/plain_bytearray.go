@@ -11,7 +11,7 @@ import (
 // and data in one pass. The caller sets offsets[0], where the values begin
 // in data; value i lands in data[offsets[i]:offsets[i+1]]. The values never
 // take more bytes than src holds, so data needs at most offsets[0]+len(src)
-// bytes and can be sized before decoding. Up to 16 bytes of data past the
+// bytes and can be sized before decoding. Up to 64 bytes of data past the
 // last value may be overwritten.
 //
 // It returns the bytes of data written and of src used. A truncated length
@@ -90,60 +90,38 @@ func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byt
 }
 
 // plainShortValues decodes values i, i+1, ... of a PLAIN BYTE_ARRAY page
-// while each is at most 64 bytes long, has its length and at least 16 bytes
-// after it in src (so it cannot be truncated) and at least 16 bytes of
-// room in data (which ends where the offsets' range does, so it cannot
-// overflow): values of up to 16 bytes move as two 8-byte words, longer ones
-// through copyMedium.
+// while each is at most 64 bytes long and has its length and at least 64
+// bytes after it in src (so it cannot be truncated) and at least 64 bytes
+// of room in data (which ends where the offsets' range does, so it cannot
+// overflow). Each value moves as one fixed block whatever its length: 16
+// bytes for values of up to 16, else 64, the bytes past it overwritten by
+// the next value or left in data's room.
 // It returns the first value it did not decode, and the data and src
 // positions after the last one it did. Kept apart from the checks and
 // errors of long values so that its loop keeps every slice in registers.
 func plainShortValues[O Offset](out []O, i int, data, src []byte, d, pos int) (int, int, int) {
 	for ; i < len(out); i++ {
-		if len(src)-pos < 20 || len(data)-d < 16 {
+		if len(src)-pos < 4+64 || len(data)-d < 64 {
 			break
 		}
-		s := (*[20]byte)(src[pos : pos+20])
+		s := (*[4 + 64]byte)(src[pos : pos+4+64])
 		l := int(binary.LittleEndian.Uint32(s[:]))
+		if l > 64 {
+			break
+		}
+		to := (*[64]byte)(data[d : d+64])
+		*(*[16]byte)(to[:16]) = *(*[16]byte)(s[4:20])
 		if l > 16 {
-			if l > 64 || len(src)-pos-4 < l || len(data)-d < l {
-				break
-			}
-			copyMedium(data[d:d+l], src[pos+4:pos+4+l])
-		} else {
-			w := (*[16]byte)(data[d : d+16])
-			binary.LittleEndian.PutUint64(w[:], binary.LittleEndian.Uint64(s[4:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(s[12:]))
+			// Four 16-byte moves: a [64]byte assignment calls memmove.
+			*(*[16]byte)(to[16:32]) = *(*[16]byte)(s[20:36])
+			*(*[16]byte)(to[32:48]) = *(*[16]byte)(s[36:52])
+			*(*[16]byte)(to[48:64]) = *(*[16]byte)(s[52:68])
 		}
 		pos += 4 + l
 		d += l
 		out[i] = O(d)
 	}
 	return i, d, pos
-}
-
-// copyMedium copies from, 17 to 64 bytes, to to (of the same length) as
-// memmove does, the first and last 16 (or 32) bytes overlapping in the
-// middle, without memmove's call and size dispatch. It stays out of line so
-// that plainShortValues' loop keeps its registers for short values.
-//
-//go:noinline
-func copyMedium(to, from []byte) {
-	h := len(from) - 16
-	a, b := binary.LittleEndian.Uint64(from), binary.LittleEndian.Uint64(from[8:])
-	c, e := binary.LittleEndian.Uint64(from[h:]), binary.LittleEndian.Uint64(from[h+8:])
-	if m := len(from) - 32; m > 0 {
-		f, g := binary.LittleEndian.Uint64(from[16:]), binary.LittleEndian.Uint64(from[24:])
-		p, q := binary.LittleEndian.Uint64(from[m:]), binary.LittleEndian.Uint64(from[m+8:])
-		binary.LittleEndian.PutUint64(to[16:], f)
-		binary.LittleEndian.PutUint64(to[24:], g)
-		binary.LittleEndian.PutUint64(to[m:], p)
-		binary.LittleEndian.PutUint64(to[m+8:], q)
-	}
-	binary.LittleEndian.PutUint64(to, a)
-	binary.LittleEndian.PutUint64(to[8:], b)
-	binary.LittleEndian.PutUint64(to[h:], c)
-	binary.LittleEndian.PutUint64(to[h+8:], e)
 }
 
 // copyShort copies src[s:s+n] to dst[d:d+n]; d, s and n are at least zero

@@ -28,7 +28,7 @@ func TestPlainByteArray(t *testing.T) {
 func testPlainByteArrayOf[O Offset](t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
 	for _, n := range testLengths(t) {
-		for kind := range 4 {
+		for kind := range 5 {
 			vals := testStrings(r, n, kind)
 			src := append(testPlainByteArray(vals), 7, 7, 7)
 			base := r.IntN(5)
