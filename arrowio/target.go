@@ -216,7 +216,16 @@ func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
 		return func(dst, src []byte, n int) {
 			shift := uint(64 - 8*from)
 			i := 0
-			// Whole 8-byte loads while they stay inside src.
+			// Whole 8-byte loads while they stay inside src; decimal128,
+			// the usual target, as two word stores.
+			if to == 16 {
+				for ; i < n && i*from+8 <= len(src); i++ {
+					v := int64(binary.BigEndian.Uint64(src[i*from:])) >> shift
+					d := (*[16]byte)(dst[16*i : 16*i+16])
+					binary.LittleEndian.PutUint64(d[:8], uint64(v))
+					binary.LittleEndian.PutUint64(d[8:], uint64(v>>63))
+				}
+			}
 			for ; i < n && i*from+8 <= len(src); i++ {
 				v := int64(binary.BigEndian.Uint64(src[i*from:])) >> shift
 				putInt64As(dst[i*to:i*to+to], v)
