@@ -191,6 +191,12 @@ func daysToMillis(dst, src []byte, n int) {
 // to to bytes: sign-extending (INT32/INT64 decimals to decimal128/256) or
 // keeping the low bytes (an INT64 decimal of precision at most 9 read as
 // decimal32, whose values fit).
+//
+// It is not inlined: its closures would become part of newTarget, a function
+// large enough that the compiler stops inlining the byte-order loads and
+// stores into them (one call per value).
+//
+//go:noinline
 func resizeInt(from, to int) func(dst, src []byte, n int) {
 	return func(dst, src []byte, n int) {
 		for i := range n {
@@ -211,6 +217,12 @@ func resizeInt(from, to int) func(dst, src []byte, n int) {
 // bytes (FIXED_LEN_BYTE_ARRAY decimals) into little-endian ones of to bytes.
 // Values of at most 8 bytes, the common case, go through one 8-byte load
 // each.
+//
+// It is not inlined: its closures would become part of newTarget, a function
+// large enough that the compiler stops inlining the byte-order loads and
+// stores into them (one call per value).
+//
+//go:noinline
 func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
 	if from <= 8 {
 		return func(dst, src []byte, n int) {
@@ -289,6 +301,12 @@ const julianUnixEpoch = 2_440_588
 // a nanosecond timestamp covers the years 1677 to 2262, and dates outside
 // that range come out wrapped when u is Nanosecond. Coarser units cover
 // every date INT96 can hold.
+//
+// It is not inlined: its closures would become part of newTarget, a function
+// large enough that the compiler stops inlining the byte-order loads and
+// stores into them (one call per value).
+//
+//go:noinline
 func int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {
 	var perDay, div int64
 	switch u {
