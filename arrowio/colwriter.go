@@ -341,6 +341,11 @@ func (c *columnWriter) writeDictPage() error {
 	return c.writePage(&c.dictPage, plain, 0, false, footer.EncodingPlain)
 }
 
+// pageHeaderRoom is the room writePage reserves for a page header beside
+// the page, so that the header's append does not grow the chunk on its own
+// (a header with statistics may still need more).
+const pageHeaderRoom = 64
+
 // writePage compresses body (after its first keep bytes, the levels of a
 // version 2 page), completes c.hdr and appends the header and page to
 // *dst. For a version 2 page (v2) whose values do not shrink, the values
@@ -378,7 +383,7 @@ func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, en
 		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(out)))
 	}
 	before := len(*dst)
-	*dst = footer.Marshal(*dst, &c.hdr)
+	*dst = footer.Marshal(growDoubling(*dst, pageHeaderRoom+len(out)), &c.hdr)
 	hdrLen := len(*dst) - before
 	*dst = append(*dst, out...)
 	c.uncompressed += int64(hdrLen + len(body))

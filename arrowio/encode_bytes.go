@@ -3,7 +3,6 @@ package arrowio
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -109,7 +108,7 @@ func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
 	w.unencoded += int64(offs[len(offs)-1] - offs[0])
 	if w.dictOn {
 		n := len(w.idx)
-		w.idx = slices.Grow(w.idx, len(offs)-1)[:n+len(offs)-1]
+		w.idx = growDoubling(w.idx, len(offs)-1)[:n+len(offs)-1]
 		insertOffsets(&w.dict, offs, data, w.idx[n:])
 		return nil
 	}

@@ -134,8 +134,19 @@ func (d *bytesDict) reset(prefixed bool) {
 func (d *bytesDict) len() int { return len(d.starts) }
 
 // index returns the index of v, adding it when new.
+//
+// Values of up to 8 bytes (codes, flags, short decimals) are hashed as one
+// word by a multiplication, which is one-to-one: two of them of the same
+// length are equal exactly when their hashes are, so their bytes are never
+// compared. Longer values are hashed with xxhash.
 func (d *bytesDict) index(v []byte) uint32 {
-	hash := xxhash.Sum64(v)
+	short := len(v) <= 8
+	var hash uint64
+	if short {
+		hash = hashU(shortWord(v))
+	} else {
+		hash = xxhash.Sum64(v)
+	}
 	mask := uint64(len(d.slots) - 1)
 	h := hash >> d.shift
 	for {
@@ -144,6 +155,9 @@ func (d *bytesDict) index(v []byte) uint32 {
 			break
 		}
 		if d.hashes[s] == hash && int(d.lens[s]) == len(v) {
+			if short {
+				return uint32(s)
+			}
 			st := d.starts[s]
 			if string(d.plain[st:int(st)+len(v)]) == string(v) {
 				return uint32(s)
@@ -164,6 +178,20 @@ func (d *bytesDict) index(v []byte) uint32 {
 		d.grow()
 	}
 	return uint32(i)
+}
+
+// shortWord returns the bytes of v, at most 8 of them, as a little-endian
+// word with zeros above them. It loads the word at once when v's capacity
+// reaches 8 bytes (values sliced from a page's data usually do).
+func shortWord(v []byte) uint64 {
+	if cap(v) >= 8 {
+		return binary.LittleEndian.Uint64(v[:8]) & (^uint64(0) >> (64 - 8*uint(len(v))))
+	}
+	var w uint64
+	for i := len(v) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(v[i])
+	}
+	return w
 }
 
 // grow doubles the table and reinserts every value.

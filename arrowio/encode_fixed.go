@@ -132,7 +132,7 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 	addFixedHashes(w.bloom, vals)
 	if w.dictOn {
 		n := len(w.idx)
-		w.idx = slices.Grow(w.idx, len(vals))[:n+len(vals)]
+		w.idx = growDoubling(w.idx, len(vals))[:n+len(vals)]
 		w.dict.insert(unsafeCast[U](vals), w.idx[n:])
 		return nil
 	}

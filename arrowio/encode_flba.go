@@ -94,7 +94,7 @@ func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
 	w.bloom.addFixed(vals, wd)
 	if w.dictOn {
 		n := len(w.idx)
-		w.idx = slices.Grow(w.idx, len(vals)/wd)[:n+len(vals)/wd]
+		w.idx = growDoubling(w.idx, len(vals)/wd)[:n+len(vals)/wd]
 		w.dict.insertFixed(vals, wd, w.idx[n:])
 		return nil
 	}

@@ -3,6 +3,7 @@ package arrowio
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -411,6 +412,17 @@ func boolSlots(arr arrow.Array, lo, hi int) ([]byte, int, error) {
 		return nil, 0, fmt.Errorf("arrowio: boolean buffer of %d bytes for %d values", len(bm), d.Offset()+hi)
 	}
 	return bm, d.Offset() + lo, nil
+}
+
+// growDoubling returns s with room for n more elements, at least doubling
+// its capacity when it must grow. append grows large slices by about a
+// quarter at a time, so a buffer that keeps growing (a chunk's pages, a
+// page's dictionary indices) would be copied several times over.
+func growDoubling[T any](s []T, n int) []T {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s)))
 }
 
 // resize returns b with length n, reallocated when its capacity is short.
