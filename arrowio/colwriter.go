@@ -72,9 +72,10 @@ type columnWriter struct {
 	order statOrder
 	vals  valueWriter
 	comp  *compressor // the compressor of the goroutine encoding the chunk
-	// snappy is the chunk's snappy encoder choice, carried from page to
-	// page.
-	snappy snappyChoice
+	// snappy holds the column's snappy encoder choices (dictionary pages,
+	// data pages by encoding), carried from page to page and from chunk to
+	// chunk.
+	snappy snappyChoices
 
 	// The page being filled.
 	defs      defBitmap
@@ -356,8 +357,7 @@ func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, en
 	}
 	out, compressed := body, false
 	if c.set.codec != footer.CodecUncompressed {
-		c.snappy.encoding(enc)
-		c.comp.snappy = &c.snappy
+		c.comp.snappy = c.snappy.of(c.hdr.Type, enc)
 		packed, err := c.comp.compress(c.set.codec, c.set.level, append(c.packed[:0], body[:keep]...), body[keep:])
 		c.comp.snappy = nil
 		c.packed = packed

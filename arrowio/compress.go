@@ -121,20 +121,36 @@ func (c *compressor) compress(codec footer.CompressionCodec, level int, dst, src
 // one too, and the smaller kept. The column remembers the outcome for the
 // pages of the same encoding: when the better encoder saved at least 3%,
 // its next pages go to it directly; when it did not, they keep to the
-// plain one (random doubles compress with neither); every 32nd page, and
-// the first of another encoding (a dictionary fallback), both are tried
-// again.
+// plain one (random doubles compress with neither); every 32nd page both
+// are tried again. A column keeps one choice per encoding (see
+// snappyChoices): its dictionary indices and its PLAIN pages (dictionary
+// page, fallback) compress differently.
 type snappyChoice struct {
-	enc    footer.Encoding // the encoding of the pages the choice is for
-	better bool            // the column's pages go straight to EncodeSnappyBetter
-	settle int             // pages left before trying both encoders again
+	better bool // the column's pages go straight to EncodeSnappyBetter
+	settle int  // pages left before trying both encoders again
 }
 
-// encoding tells s the encoding of the next page's values.
-func (s *snappyChoice) encoding(enc footer.Encoding) {
-	if enc != s.enc {
-		s.enc, s.settle = enc, 0
+// snappyChoices is a column's snappy choice for its dictionary pages and
+// for its data pages of each encoding, kept across column chunks: without
+// it every chunk's first page of each kind went through both encoders
+// again. A dictionary page gets a choice of its own: a page of distinct
+// doubles can favour the better encoder while the column's PLAIN data
+// pages gain nothing from it.
+type snappyChoices struct {
+	dict snappyChoice
+	data [footer.EncodingALP + 1]snappyChoice
+}
+
+// of returns the choice for a page of type t whose values have encoding enc
+// (nil, page by page, for an encoding past the table).
+func (c *snappyChoices) of(t footer.PageType, enc footer.Encoding) *snappyChoice {
+	if t == footer.PageTypeDictionary {
+		return &c.dict
 	}
+	if enc < 0 || int(enc) >= len(c.data) {
+		return nil
+	}
+	return &c.data[enc]
 }
 
 // snappyRetry is how many pages a column keeps its snappy choice.

@@ -270,3 +270,23 @@ func TestSnappyChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestSnappyChoicesPerEncoding checks that a column keeps one snappy choice
+// for dictionary pages and one per data page encoding, that each lasts (a
+// later chunk finds it), and that an encoding past the table is decided
+// page by page.
+func TestSnappyChoicesPerEncoding(t *testing.T) {
+	var c snappyChoices
+	dp, dict, plain := footer.PageTypeData, c.of(footer.PageTypeData, footer.EncodingRLEDictionary), c.of(footer.PageTypeData, footer.EncodingPlain)
+	dictPage := c.of(footer.PageTypeDictionary, footer.EncodingPlain)
+	if dict == nil || plain == nil || dictPage == nil || dict == plain || dictPage == plain || dictPage == dict {
+		t.Fatalf("choices for RLE_DICTIONARY, PLAIN and the dictionary page: %p, %p, %p", dict, plain, dictPage)
+	}
+	dictPage.better, dictPage.settle = true, 5
+	if again := c.of(footer.PageTypeDictionary, footer.EncodingPlain); again != dictPage || !again.better || plain.better || dict.better {
+		t.Fatalf("the dictionary page choice did not last or leaked to data pages")
+	}
+	if c.of(dp, footer.EncodingALP+1) != nil || c.of(dp, -1) != nil {
+		t.Fatalf("an encoding past the table has a choice")
+	}
+}
