@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -95,5 +96,43 @@ func TestGrowDoubling(t *testing.T) {
 	}
 	if h := growDoubling(s, 5000); cap(h) < 6000 {
 		t.Fatalf("room for 5000 more of 1000: cap %d", cap(h))
+	}
+}
+
+func TestFixedDict(t *testing.T) {
+	r := rand.New(rand.NewPCG(73, 74))
+	var d fixedDict[uint64]
+	d.reset()
+	for round := range 2 { // the second round reuses the emptied table
+		want := map[uint64]uint32{}
+		var wantValues []uint64
+		vals := make([]uint64, 50000)
+		for i := range vals {
+			switch r.IntN(3) {
+			case 0: // few values, often repeated
+				vals[i] = r.Uint64N(16)
+			case 1: // equal low bits, different high bits
+				vals[i] = r.Uint64N(1<<12) << 52
+			default:
+				vals[i] = r.Uint64()
+			}
+		}
+		got := make([]uint32, len(vals))
+		d.insert(vals, got)
+		for i, v := range vals {
+			k, ok := want[v]
+			if !ok {
+				k = uint32(len(want))
+				want[v] = k
+				wantValues = append(wantValues, v)
+			}
+			if got[i] != k {
+				t.Fatalf("round %d value %d (%#x): index %d, want %d", round, i, v, got[i], k)
+			}
+		}
+		if !slices.Equal(d.values, wantValues) {
+			t.Fatalf("round %d: %d dictionary values, want %d", round, len(d.values), len(wantValues))
+		}
+		d.reset()
 	}
 }
