@@ -3,6 +3,7 @@ package arrowio
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -355,7 +356,18 @@ func fixedBytesSlots(buf []byte, arr arrow.Array, lo, hi int, n *footer.Node) ([
 		}
 		buf = resize(buf, (hi-lo)*w)
 		out := buf
-		for i := range hi - lo {
+		i := 0
+		if w <= 8 && k >= 8 {
+			// The low word of each value, its bytes reversed, its w
+			// low bytes first: one 8-byte store whose spare bytes the
+			// next value overwrites.
+			shift := uint(8 * (8 - w))
+			for ; i < hi-lo && i*w+8 <= len(out); i++ {
+				v := binary.LittleEndian.Uint64(src[i*k : i*k+8])
+				binary.LittleEndian.PutUint64(out[i*w:i*w+8], bits.ReverseBytes64(v)>>shift)
+			}
+		}
+		for ; i < hi-lo; i++ {
 			bigEndianDecimal(out[i*w:(i+1)*w], src[i*k:(i+1)*k])
 		}
 		return out, buf, nil

@@ -60,7 +60,7 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 // values data[offsets[i]:offsets[i+1]] to dst and returns the extended
 // slice. Offsets that decrease or point outside data, or a value longer
 // than math.MaxInt32 bytes, are an error wrapping [ErrOutOfRange]. Up to
-// 16 bytes of dst's capacity past the returned slice may be overwritten.
+// 64 bytes of dst's capacity past the returned slice may be overwritten.
 func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byte, error) {
 	if err := checkOffsets(offsets, len(data)); err != nil {
 		return dst, err
@@ -69,9 +69,9 @@ func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byt
 		return dst, nil
 	}
 	size := 4*(len(offsets)-1) + int(offsets[len(offsets)-1]-offsets[0])
-	// Short values are copied as 16 bytes whatever their length, the
-	// bytes past each value overwritten by the next or left in dst's
-	// spare capacity, when both slices have them.
+	// Values of up to 16 (or 64) bytes are copied as 16 (or 64) bytes
+	// whatever their length, the bytes past each value overwritten by the
+	// next or left in dst's spare capacity, when both slices have them.
 	dst = slices.Grow(dst, size)
 	out := dst[len(dst):cap(dst)]
 	pos := 0
@@ -79,9 +79,16 @@ func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byt
 		a, b := int(offsets[i-1]), int(offsets[i])
 		binary.LittleEndian.PutUint32(out[pos:], uint32(b-a))
 		pos += 4
-		if b-a <= 16 && a+16 <= len(data) && pos+16 <= len(out) {
+		switch {
+		case b-a <= 16 && a+16 <= len(data) && pos+16 <= len(out):
 			*(*[16]byte)(out[pos : pos+16]) = *(*[16]byte)(data[a : a+16])
-		} else {
+		case b-a <= 64 && a+64 <= len(data) && pos+64 <= len(out):
+			to, from := (*[64]byte)(out[pos:pos+64]), (*[64]byte)(data[a:a+64])
+			*(*[16]byte)(to[:16]) = *(*[16]byte)(from[:16])
+			*(*[16]byte)(to[16:32]) = *(*[16]byte)(from[16:32])
+			*(*[16]byte)(to[32:48]) = *(*[16]byte)(from[32:48])
+			*(*[16]byte)(to[48:]) = *(*[16]byte)(from[48:])
+		default:
 			copy(out[pos:], data[a:b])
 		}
 		pos += b - a

@@ -110,14 +110,11 @@ func TestPlainByteArrayAllocs(t *testing.T) {
 
 func BenchmarkPlainByteArray(b *testing.B) {
 	const n = 4096
-	vals := testStrings(rand.New(rand.NewPCG(65, 66)), n, 0)
-	off, data := testFlatten[int32](vals, 0)
-	src := testPlainByteArray(vals)
 	for _, c := range []struct {
 		name string
 		vals [][]byte
 	}{
-		{"len=0-11", vals},
+		{"len=0-11", testStrings(rand.New(rand.NewPCG(65, 66)), n, 0)},
 		{"len=10-70", testStrings(rand.New(rand.NewPCG(67, 68)), n, 4)},
 	} {
 		off, data := testFlatten[int32](c.vals, 0)
@@ -133,16 +130,16 @@ func BenchmarkPlainByteArray(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
 		})
-	}
-	b.Run("encode/len=0-11", func(b *testing.B) {
-		buf := make([]byte, 0, len(src))
-		b.SetBytes(int64(len(src)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := AppendPlainByteArray(buf, off, data); err != nil {
-				b.Fatal(err)
+		b.Run("encode/"+c.name, func(b *testing.B) {
+			buf := make([]byte, 0, len(src))
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := AppendPlainByteArray(buf, off, data); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
-	})
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
+		})
+	}
 }
