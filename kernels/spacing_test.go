@@ -3,7 +3,6 @@ package kernels
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -173,9 +172,23 @@ func TestSpacingAllocs(t *testing.T) {
 func BenchmarkSpread(b *testing.B) {
 	const n = 4096
 	r := rand.New(rand.NewPCG(97, 98))
-	for _, density := range []float64{0.5, 0.99} {
-		name := fmt.Sprintf("width=8/valid=%v", density)
-		bm := testBitmap(r, 0, n, density)
+	// Runs of valid and null slots, then nulls scattered one by one (10%
+	// of slots, as in a nullable column), which leave no word all valid.
+	scattered := make([]byte, n/8)
+	for i := range n {
+		if r.IntN(10) != 0 {
+			scattered[i/8] |= 1 << (i % 8)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		bm   []byte
+	}{
+		{"valid=0.5", testBitmap(r, 0, n, 0.5)},
+		{"valid=0.99", testBitmap(r, 0, n, 0.99)},
+		{"scattered-nulls=0.1", scattered},
+	} {
+		name, bm := "width=8/"+c.name, c.bm
 		count, _ := CountSetBits(bm, 0, n)
 		dst := make([]float64, n)
 		src := make([]float64, count)
