@@ -38,6 +38,22 @@ func Spread[T any](dst, src []T, valid []byte, offset int) (int, error) {
 		case w == lowBits(hi-lo):
 			copy(dst[lo:hi], src[k-(hi-lo):k])
 			k -= hi - lo
+		case bits.OnesCount64(^w&lowBits(hi-lo)) <= spreadRunNulls:
+			// Few nulls: the runs of values between them move as
+			// blocks, top down (in place, each run moves up, above the
+			// values still to move).
+			j := hi
+			for m := ^w & lowBits(hi-lo); m != 0; {
+				z := lo + 63 - bits.LeadingZeros64(m)
+				m &^= 1 << (z - lo)
+				n := j - z - 1
+				copy(dst[z+1:j], src[k-n:k])
+				k -= n
+				dst[z] = zero
+				j = z
+			}
+			copy(dst[lo:j], src[k-(j-lo):k])
+			k -= j - lo
 		default:
 			for j := hi - 1; j >= lo; j-- {
 				if w>>(j-lo)&1 != 0 {
@@ -52,6 +68,11 @@ func Spread[T any](dst, src []T, valid []byte, offset int) (int, error) {
 	}
 	return count, nil
 }
+
+// spreadRunNulls is the most nulls a 64-slot word may have for Spread to
+// move its values run by run rather than slot by slot. Measured on 8-byte
+// values with a tenth of the slots null (BenchmarkSpread).
+const spreadRunNulls = 8
 
 // SpreadBits is [Spread] for booleans in an Arrow bitmap, in place: the
 // dense values are bits [offset, offset+count) of dst, where count is the
