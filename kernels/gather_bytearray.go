@@ -4,8 +4,8 @@ import "fmt"
 
 // GatherSlack is how many bytes past its values a [ByteArrayDict] wants in
 // the capacity of its data, and how many bytes past the values it writes
-// [GatherByteArray] may overwrite: values of up to GatherSlack bytes
-// move as fixed-size blocks, loaded and stored whole.
+// [GatherByteArray] may overwrite: values move as blocks of GatherSlack
+// bytes, loaded and stored whole.
 const GatherSlack = 32
 
 // ByteArrayDict is a dictionary of byte-array values checked once, so that
@@ -84,9 +84,8 @@ func GatherByteArraySize(dict *ByteArrayDict, idx []uint32) (int, error) {
 // it copies the values back to back, sets offsets[1:len(idx)+1] to where
 // each ends and returns the bytes written. Bytes of data up to
 // [GatherSlack] past the last value may be overwritten, so making data
-// that much longer than the values need lets every value of up to
-// GatherSlack bytes move as whole blocks; the last ones are copied exactly
-// otherwise. An index past the dictionary wraps [ErrOutOfRange]; fewer than
+// that much longer than the values need lets values move as whole blocks;
+// the last ones are copied exactly otherwise. An index past the dictionary wraps [ErrOutOfRange]; fewer than
 // len(idx)+1 offsets, offsets[0] outside data or values that do not fit
 // data, [ErrShortBuffer]; values that end past the range of O,
 // [ErrOffsetOverflow].
@@ -127,28 +126,39 @@ func GatherByteArray[O Offset](offsets []O, data []byte, dict *ByteArrayDict, id
 }
 
 // gatherBlocks copies the values dict[idx[i]] to data from byte d as
-// GatherSlack-byte blocks while each fits one and data holds a block past
-// d, setting out[i] to where each ends, and returns how many it copied and
-// where the last one ends. src holds GatherSlack bytes past every value,
-// so a block load never leaves it; data ends within the range of O.
+// GatherSlack-byte blocks, as many as each value needs up to
+// gatherBlockMax bytes, while data holds the blocks past d, setting out[i]
+// to where each ends, and returns how many it copied and where the last
+// one ends. src holds GatherSlack bytes past every value, so a block load
+// never leaves it; data ends within the range of O.
 func gatherBlocks[O Offset](out []O, data []byte, d int, dictOffsets []int32, src []byte, idx []uint32) (int, int) {
 	n := uint64(max(len(dictOffsets)-1, 0))
 	out = out[:len(idx)]
 	for i, ix := range idx {
-		if uint64(ix) >= n || len(data)-d < GatherSlack {
+		if uint64(ix) >= n {
 			return i, d
 		}
 		s := int(dictOffsets[ix])
 		l := int(dictOffsets[ix+1]) - s
-		if l > GatherSlack {
+		if l > gatherBlockMax || len(data)-d < l+GatherSlack {
 			return i, d
 		}
 		b := (*[GatherSlack]byte)(src[s : s+GatherSlack])
 		w := (*[GatherSlack]byte)(data[d : d+GatherSlack])
 		*(*[16]byte)(w[:16]) = *(*[16]byte)(b[:16])
 		*(*[16]byte)(w[16:]) = *(*[16]byte)(b[16:])
+		for o := GatherSlack; o < l; o += GatherSlack {
+			b := (*[GatherSlack]byte)(src[s+o : s+o+GatherSlack])
+			w := (*[GatherSlack]byte)(data[d+o : d+o+GatherSlack])
+			*(*[16]byte)(w[:16]) = *(*[16]byte)(b[:16])
+			*(*[16]byte)(w[16:]) = *(*[16]byte)(b[16:])
+		}
 		d += l
 		out[i] = O(d)
 	}
 	return len(idx), d
 }
+
+// gatherBlockMax is the longest value gatherBlocks copies as blocks;
+// memmove takes longer ones.
+const gatherBlockMax = 8 * GatherSlack

@@ -39,9 +39,17 @@ func TestGatherByteArray(t *testing.T) {
 func testGatherByteArray[O Offset](t *testing.T) {
 	r := rand.New(rand.NewPCG(77, 78))
 	// Kind 2 mixes values longer and shorter than a block; kind 0 are all
-	// short; kind 3 all empty.
-	for _, kind := range []int{0, 2, 3} {
-		dictVals := testStrings(r, 60, kind)
+	// short; kind 3 all empty; kind 4 free text of 10 to 70 bytes; kind -1
+	// every length from 0 to past gatherBlockMax.
+	for _, kind := range []int{0, 2, 3, 4, -1} {
+		var dictVals [][]byte
+		if kind >= 0 {
+			dictVals = testStrings(r, 60, kind)
+		} else {
+			for l := 0; l <= gatherBlockMax+GatherSlack+1; l++ {
+				dictVals = append(dictVals, randBytes(r, l))
+			}
+		}
 		dict := testByteArrayDict(t, dictVals)
 		for _, n := range testLengths(t) {
 			idx := testIndices(r, n, len(dictVals))
@@ -137,7 +145,7 @@ func BenchmarkGatherByteArray(b *testing.B) {
 	for _, c := range []struct {
 		name       string
 		dict, kind int
-	}{{"short", 1000, 0}, {"tiny-dict", 6, 0}, {"mixed", 1000, 2}} {
+	}{{"short", 1000, 0}, {"tiny-dict", 6, 0}, {"mixed", 1000, 2}, {"text", 1000, 4}} {
 		b.Run(fmt.Sprintf("values=%s", c.name), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(83, 84))
 			idx := testIndices(r, n, c.dict)
