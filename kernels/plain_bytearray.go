@@ -39,7 +39,7 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 		}
 		l := int(binary.LittleEndian.Uint32(src[pos:]))
 		pos += 4
-		if l > len(src)-pos {
+		if uint(l) > uint(len(src)-pos) {
 			return 0, 0, fmt.Errorf("%w: plain byte array value %d: length %d at byte %d, %d bytes left", ErrCorrupt, i, l, pos-4, len(src)-pos)
 		}
 		if l > limit-d {
@@ -97,12 +97,12 @@ func AppendPlainByteArray[O Offset](dst []byte, offsets []O, data []byte) ([]byt
 }
 
 // plainShortValues decodes values i, i+1, ... of a PLAIN BYTE_ARRAY page
-// while each is at most 64 bytes long and has its length and at least 64
-// bytes after it in src (so it cannot be truncated) and at least 64 bytes
-// of room in data (which ends where the offsets' range does, so it cannot
-// overflow). Each value moves as one fixed block whatever its length: 16
-// bytes for values of up to 16, else 64, the bytes past it overwritten by
-// the next value or left in data's room.
+// while each is at most plainBlockMax bytes long and src holds its length
+// and the blocks it moves as (so it cannot be truncated) and data has room
+// for them (data ends where the offsets' range does, so it cannot
+// overflow). A value moves as fixed blocks whatever its length: 16 bytes
+// for values of up to 16, else 64 and then 32 at a time, the bytes past it
+// overwritten by the next value or left in data's room.
 // It returns the first value it did not decode, and the data and src
 // positions after the last one it did. Kept apart from the checks and
 // errors of long values so that its loop keeps every slice in registers.
@@ -113,16 +113,24 @@ func plainShortValues[O Offset](out []O, i int, data, src []byte, d, pos int) (i
 		}
 		s := (*[4 + 64]byte)(src[pos : pos+4+64])
 		l := int(binary.LittleEndian.Uint32(s[:]))
-		if l > 64 {
-			break
-		}
 		to := (*[64]byte)(data[d : d+64])
-		*(*[16]byte)(to[:16]) = *(*[16]byte)(s[4:20])
-		if l > 16 {
-			// Four 16-byte moves: a [64]byte assignment calls memmove.
+		if uint(l) <= 16 { // uint: a length past 2^31 is negative on 32-bit machines
+			*(*[16]byte)(to[:16]) = *(*[16]byte)(s[4:20])
+		} else {
+			if uint(l) > 64 && (uint(l) > plainBlockMax || len(src)-pos-4 < l+32 || len(data)-d < l+32) {
+				break
+			}
+			// 16-byte moves: a [64]byte assignment calls memmove.
+			*(*[16]byte)(to[:16]) = *(*[16]byte)(s[4:20])
 			*(*[16]byte)(to[16:32]) = *(*[16]byte)(s[20:36])
 			*(*[16]byte)(to[32:48]) = *(*[16]byte)(s[36:52])
 			*(*[16]byte)(to[48:64]) = *(*[16]byte)(s[52:68])
+			for o := 64; o < l; o += 32 {
+				from := (*[32]byte)(src[pos+4+o : pos+4+o+32])
+				to := (*[32]byte)(data[d+o : d+o+32])
+				*(*[16]byte)(to[:16]) = *(*[16]byte)(from[:16])
+				*(*[16]byte)(to[16:]) = *(*[16]byte)(from[16:])
+			}
 		}
 		pos += 4 + l
 		d += l
@@ -130,6 +138,10 @@ func plainShortValues[O Offset](out []O, i int, data, src []byte, d, pos int) (i
 	}
 	return i, d, pos
 }
+
+// plainBlockMax is the longest value plainShortValues moves as blocks;
+// memmove takes longer ones.
+const plainBlockMax = 256
 
 // copyShort copies src[s:s+n] to dst[d:d+n]; d, s and n are at least zero
 // and both ranges lie within their slices. Copies of up to 16 bytes with 16

@@ -28,8 +28,15 @@ func TestPlainByteArray(t *testing.T) {
 func testPlainByteArrayOf[O Offset](t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
 	for _, n := range testLengths(t) {
-		for kind := range 5 {
-			vals := testStrings(r, n, kind)
+		for kind := range 6 {
+			var vals [][]byte
+			if kind < 5 {
+				vals = testStrings(r, n, kind)
+			} else { // every length from 0 to past plainBlockMax
+				for i := range n {
+					vals = append(vals, randBytes(r, i%(plainBlockMax+40)))
+				}
+			}
 			src := append(testPlainByteArray(vals), 7, 7, 7)
 			base := r.IntN(5)
 			wantOff, wantData := testFlatten[O](vals, base)
