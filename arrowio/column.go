@@ -3,6 +3,7 @@ package arrowio
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -72,7 +73,7 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		page:         -1,
 		rows:         rows,
 		totalRows:    rows,
-		uncompressed: md.TotalUncompressedSize,
+		uncompressed: dataBound(md),
 		decoders:     make(map[footer.Encoding]valueDecoder, 2),
 	}, nil
 }
@@ -117,6 +118,18 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 	}
 	l.rows -= int64(n)
 	return out.finish(), nil
+}
+
+// dataBound returns the chunk's uncompressed size as a bound of its value
+// bytes, or 0 (no estimate) when DELTA_BYTE_ARRAY pages may expand past it:
+// values sharing prefixes decode to more bytes than they take in the file,
+// and their data buffer is better sized from the first page's values (see
+// colOut.growDataFor) than grown from a short first guess.
+func dataBound(md *footer.ColumnMetaData) int64 {
+	if slices.Contains(md.Encodings, footer.EncodingDeltaByteArray) {
+		return 0
+	}
+	return md.TotalUncompressedSize
 }
 
 // dataHint estimates the value bytes n rows of a byte-array leaf take:

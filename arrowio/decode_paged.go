@@ -230,7 +230,9 @@ func (d *deltaBinary) decodeScratch() error {
 // decodeInto decodes the whole page into out at slot at.
 func decodeInto[O int32 | int64](d *deltaBinary, out *colOut, at int) error {
 	offsets := offsetsOf[O](out)[at : at+d.n+1]
-	n, err := decodeDelta(d.enc, offsets, d.prefix[:d.n], d.src, out.growData)
+	n, err := decodeDelta(d.enc, offsets, d.prefix[:d.n], d.src, func(size int) []byte {
+		return out.growDataFor(size, at+d.n)
+	})
 	out.dataLen += n
 	d.pos = d.n
 	return err
@@ -257,7 +259,7 @@ func (d *deltaBinary) next(out *colOut, at, k int) error {
 		return putDecimals(out.values.Bytes()[at*d.t.width:], d.t.width, src, d.data)
 	}
 	size := int(src[k] - src[0])
-	data := out.growData(size)
+	data := out.growDataFor(size, at+k)
 	copy(data[out.dataLen:], d.data[src[0]:src[k]])
 	base := int64(out.dataLen) - src[0]
 	if d.t.large {

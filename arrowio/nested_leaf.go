@@ -60,7 +60,7 @@ func newNestedLeaf(l *fieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte
 			page:         -1,
 			rows:         rows,
 			totalRows:    rows,
-			uncompressed: md.TotalUncompressedSize,
+			uncompressed: dataBound(md),
 			decoders:     make(map[footer.Encoding]valueDecoder, 2),
 		},
 		maxDef:      l.node.MaxDef,

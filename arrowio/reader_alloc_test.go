@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -178,5 +179,93 @@ func TestLyingCounts(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// totalAllocator is a Go allocator that counts every byte it hands out,
+// reallocations that need new memory included.
+type totalAllocator struct {
+	mu    sync.Mutex
+	total int
+	mem   memory.GoAllocator
+}
+
+func (a *totalAllocator) Allocate(size int) []byte {
+	a.mu.Lock()
+	a.total += size
+	a.mu.Unlock()
+	return a.mem.Allocate(size)
+}
+
+func (a *totalAllocator) Reallocate(size int, b []byte) []byte {
+	if size > cap(b) { // shrinking, or growing within capacity, reslices
+		a.mu.Lock()
+		a.total += size
+		a.mu.Unlock()
+	}
+	return a.mem.Reallocate(size, b)
+}
+
+func (a *totalAllocator) Free(b []byte) { a.mem.Free(b) }
+
+// TestDeltaByteArrayAllocation reads DELTA_BYTE_ARRAY values that share
+// prefixes, so that they decode to more than the chunk's size: their data
+// buffer must be sized from the first page, neither from the chunk's size
+// nor grown by doubling (each allocated well over the data).
+func TestDeltaByteArrayAllocation(t *testing.T) {
+	const rows = 100_000
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	rng := rand.New(rand.NewPCG(5, 6))
+	suffix := make([]byte, 20)
+	for range rows {
+		for i := range suffix {
+			suffix[i] = byte('a' + rng.IntN(26))
+		}
+		b.Append("https://example.com/" + string(suffix))
+	}
+	col := b.NewArray()
+	defer col.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "url", Type: arrow.BinaryTypes.String}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, rows)
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, schema, WriteOptions{
+		DisableDictionary: true,
+		Encoding:          footer.Some(footer.EncodingDeltaByteArray),
+		DataPageSize:      64 << 10,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The values must outgrow the chunk's size, which a reader could
+	// take for their size, by more than the allocation limit allows.
+	if buf.Len()*14/10 > col.Data().Buffers()[2].Len() {
+		t.Fatalf("the file (%d bytes) does not shrink the %d value bytes enough for the test", buf.Len(), col.Data().Buffers()[2].Len())
+	}
+	mem := &totalAllocator{}
+	r, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ReadOptions{Allocator: mem, Parallelism: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tbl, err := r.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	got := tbl.Column(0).Data().Chunk(0).(*array.String)
+	if !array.Equal(got, col) {
+		t.Fatal("values differ")
+	}
+	decoded := got.Data().Buffers()[1].Len() + got.Data().Buffers()[2].Len()
+	if limit := decoded * 13 / 10; mem.total > limit {
+		t.Errorf("allocated %d bytes for %d decoded (limit %d)", mem.total, decoded, limit)
 	}
 }
