@@ -61,7 +61,7 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 		return it.nextEncrypted()
 	}
 	p.offset = it.base + int64(it.pos)
-	n, err := footer.Unmarshal(it.data[it.pos:], &p.header)
+	n, err := footer.UnmarshalPageHeader(it.data[it.pos:], &p.header)
 	if err != nil {
 		return p, false, fmt.Errorf("page header at offset %d: %w", p.offset, err)
 	}

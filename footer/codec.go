@@ -30,13 +30,19 @@ type Message interface {
 // [ErrCorrupt] that names the structure, field and byte offset.
 func Unmarshal(b []byte, v Message) (n int, err error) {
 	if h, ok := v.(*PageHeader); ok {
-		// The per-page call: static, so this decoder stays on the stack.
-		d := decoder{b: b, col: -1}
-		h.decode(&d)
-		return d.result()
+		return UnmarshalPageHeader(b, h)
 	}
 	d := &decoder{b: b, col: -1}
 	v.decode(d)
+	return d.result()
+}
+
+// UnmarshalPageHeader is [Unmarshal] for a page header, the per-page call.
+// Its static types keep both the decoder and h off the heap: h passed to
+// Unmarshal, an interface, escapes.
+func UnmarshalPageHeader(b []byte, h *PageHeader) (n int, err error) {
+	d := decoder{b: b, col: -1}
+	h.decode(&d)
 	return d.result()
 }
 
