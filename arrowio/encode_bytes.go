@@ -113,10 +113,11 @@ func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
 		return nil
 	}
 	base := int64(len(w.pdata)) - int64(offs[0])
+	w.poffs = growDoubling(w.poffs, len(offs)-1)
 	for _, o := range offs[1:] {
 		w.poffs = append(w.poffs, base+int64(o))
 	}
-	w.pdata = append(w.pdata, data[offs[0]:offs[len(offs)-1]]...)
+	w.pdata = append(growDoubling(w.pdata, int(offs[len(offs)-1]-offs[0])), data[offs[0]:offs[len(offs)-1]]...)
 	return nil
 }
 

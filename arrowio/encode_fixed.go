@@ -136,7 +136,7 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 		w.dict.insert(unsafeCast[U](vals), w.idx[n:])
 		return nil
 	}
-	w.vals = append(w.vals, vals...)
+	w.vals = append(growDoubling(w.vals, len(vals)), vals...)
 	return nil
 }
 

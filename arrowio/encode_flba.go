@@ -98,7 +98,7 @@ func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
 		w.dict.insertFixed(vals, wd, w.idx[n:])
 		return nil
 	}
-	w.vals = append(w.vals, vals...)
+	w.vals = append(growDoubling(w.vals, len(vals)), vals...)
 	return nil
 }
 
