@@ -33,6 +33,25 @@ func ExampleOpenFile() {
 	// fare decimal(9, 2)
 }
 
+func ExampleOpenFile_memoryMap() {
+	// Chunks are sliced out of the mapped file instead of copied; the
+	// table does not point into the mapping, so it outlives Close.
+	rd, err := arrowio.OpenFile(trips, arrowio.ReadOptions{MemoryMap: true, Columns: []string{"fare"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tbl, err := rd.ReadTable(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer tbl.Release()
+	if err := rd.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tbl.NumRows(), "fares, first", tbl.Column(0).Data().Chunk(0).ValueStr(0))
+	// Output: 1000 fares, first 3.5
+}
+
 func ExampleOpen() {
 	// Any io.ReaderAt works: a file, a memory buffer, an object-store client.
 	b, err := os.ReadFile(trips)

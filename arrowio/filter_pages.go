@@ -74,30 +74,34 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 		x.release()
 		return nil, fmt.Errorf("row group %d: page index: %w", i, err)
 	}
-	for k, w := range wants {
-		var msg footer.Message
-		t := encrypt.ModuleOffsetIndex
-		if w.ci {
-			ci := new(footer.ColumnIndex)
-			x.ci[w.leaf.Column], msg, t = ci, ci, encrypt.ModuleColumnIndex
-		} else {
-			oi := new(footer.OffsetIndex)
-			x.oi[w.leaf.Column], msg = oi, oi
+	err = r.mapped.guard(func() error {
+		for k, w := range wants {
+			var msg footer.Message
+			t := encrypt.ModuleOffsetIndex
+			if w.ci {
+				ci := new(footer.ColumnIndex)
+				x.ci[w.leaf.Column], msg, t = ci, ci, encrypt.ModuleColumnIndex
+			} else {
+				oi := new(footer.OffsetIndex)
+				x.oi[w.leaf.Column], msg = oi, oi
+			}
+			c, err := r.indexCipher(i, w.leaf.Column)
+			if err != nil {
+				return fmt.Errorf("row group %d, column %q: %w", i, w.leaf.DottedPath(), err)
+			}
+			plain, err := openModule(c, bufs[k], t)
+			if err != nil {
+				return r.indexError(i, w.leaf, ranges[k].start, err)
+			}
+			if _, err := footer.Unmarshal(plain, msg); err != nil {
+				return &CorruptError{Offset: ranges[k].start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", ErrCorrupt, err)}
+			}
 		}
-		c, err := r.indexCipher(i, w.leaf.Column)
-		if err != nil {
-			x.release()
-			return nil, fmt.Errorf("row group %d, column %q: %w", i, w.leaf.DottedPath(), err)
-		}
-		plain, err := openModule(c, bufs[k], t)
-		if err != nil {
-			x.release()
-			return nil, r.indexError(i, w.leaf, ranges[k].start, err)
-		}
-		if _, err := footer.Unmarshal(plain, msg); err != nil {
-			x.release()
-			return nil, &CorruptError{Offset: ranges[k].start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", ErrCorrupt, err)}
-		}
+		return nil
+	})
+	if err != nil {
+		x.release()
+		return nil, err
 	}
 	return x, nil
 }
@@ -176,27 +180,33 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	if err != nil {
 		return nil, fmt.Errorf("row group %d: %w", gi, err)
 	}
-	for k := range chunks {
-		var parts [][]byte
-		for j, b := range bufs {
-			if owner[j] == k {
-				parts = append(parts, b)
+	err = r.mapped.guard(func() error {
+		for k := range chunks {
+			var parts [][]byte
+			for j, b := range bufs {
+				if owner[j] == k {
+					parts = append(parts, b)
+				}
 			}
+			if len(parts) == 1 {
+				chunks[k].data = parts[0]
+				continue
+			}
+			total := 0
+			for _, b := range parts {
+				total += len(b)
+			}
+			data := getBytes(total)[:0]
+			for _, b := range parts {
+				data = append(data, b...)
+			}
+			buffers = append(buffers, data)
+			chunks[k].data = data
 		}
-		if len(parts) == 1 {
-			chunks[k].data = parts[0]
-			continue
-		}
-		total := 0
-		for _, b := range parts {
-			total += len(b)
-		}
-		data := getBytes(total)[:0]
-		for _, b := range parts {
-			data = append(data, b...)
-		}
-		buffers = append(buffers, data)
-		chunks[k].data = data
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	rows := cover.Rows()
 	var l columnReader
@@ -210,7 +220,11 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	}
 	defer l.release()
 	setPageCrypt(l, crypts)
-	arr, err := l.readRows(int(rows), dec)
+	var arr arrow.Array
+	err = r.mapped.guard(func() (err error) {
+		arr, err = l.readRows(int(rows), dec)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

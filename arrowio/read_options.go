@@ -53,6 +53,16 @@ type ReadOptions struct {
 	// missing is an error wrapping encrypt.ErrMissingKey. Pages that do
 	// not authenticate are errors wrapping encrypt.ErrAuthentication.
 	Decryption *encrypt.DecryptionConfig
+	// MemoryMap makes OpenFile map the file read-only into memory and read
+	// column chunks by slicing the mapping instead of copying them with
+	// ReadAt, which saves a copy of every chunk (most of the cost above
+	// decoding for uncompressed files). Arrays never point into the
+	// mapping, so they stay valid after Close, which unmaps the file once
+	// the reads in progress end. A file truncated by another process while
+	// it is mapped gives an error wrapping ErrCorrupt, not a crash. Open
+	// (the caller's io.ReaderAt), encrypted files (decrypted in place),
+	// empty files and systems without mmap read with ReadAt as without it.
+	MemoryMap bool
 	// Filter, when set, returns only the rows that satisfy it: row groups
 	// its columns' statistics or bloom filters rule out are skipped, the
 	// ColumnIndex narrows the rest to the pages that may match, only those

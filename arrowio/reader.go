@@ -17,10 +17,14 @@ import (
 // Reader reads a Parquet file into Arrow record batches.
 //
 // A Reader is safe for concurrent use by several goroutines: each call
-// reads the bytes it needs with ReadAt and decodes into new arrays.
+// reads the bytes it needs with ReadAt (or slices them out of the file's
+// mapping, see ReadOptions.MemoryMap) and decodes into new arrays.
 type Reader struct {
 	r      io.ReaderAt
 	closer io.Closer // the file OpenFile opened, nil for Open
+	// mapped is the file when OpenFile mapped it (ReadOptions.MemoryMap),
+	// nil otherwise.
+	mapped *mapping
 	ft     *footer.Footer
 	crypt  *encrypt.FileDecryptor // nil for files that are not encrypted
 	opts   ReadOptions
@@ -65,6 +69,13 @@ func OpenFile(path string, opts ReadOptions) (*Reader, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	rd.closer = f
+	if opts.MemoryMap && rd.crypt == nil {
+		// Encrypted chunks are decrypted in place, so they are read into
+		// buffers of their own.
+		if b := mapFile(f, st.Size()); b != nil {
+			rd.mapped = &mapping{data: b, f: f}
+		}
+	}
 	return rd, nil
 }
 
@@ -151,10 +162,15 @@ func (r *Reader) Close() error {
 	r.closed = true
 	r.mu.Unlock()
 	r.active.Wait()
-	if r.closer != nil {
-		return r.closer.Close()
+	var err error
+	if r.mapped != nil {
+		err = unmapFile(r.mapped.data)
+		r.mapped = nil
 	}
-	return nil
+	if r.closer != nil {
+		err = errors.Join(err, r.closer.Close())
+	}
+	return err
 }
 
 // ReadRowGroup reads the projected columns of row group i into one record

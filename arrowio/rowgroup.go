@@ -30,6 +30,8 @@ type group struct {
 	leaves []columnReader // one per projected column
 	// buffers holds the pooled bytes of the column chunks.
 	buffers [][]byte
+	// mapped is the file's mapping when the chunks are slices of it.
+	mapped *mapping
 	// filtered holds the rows of a filtered read (filter.go), which read
 	// slices from pos on; nil without a filter.
 	filtered arrow.RecordBatch
@@ -89,7 +91,7 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 		}
 		chunks[c] = byteRange{start, start + length}
 	}
-	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]columnReader, len(r.cols))}
+	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]columnReader, len(r.cols)), mapped: r.mapped}
 	bufs, err := r.readRanges(ctx, chunks, &g.buffers)
 	if err != nil {
 		g.release()
@@ -128,7 +130,9 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 // merged buffers).
 //
 // The merged buffers come from getBytes and are appended to bufs, which the
-// caller hands back to putBytes when it no longer needs the ranges.
+// caller hands back to putBytes when it no longer needs the ranges. When
+// the file is mapped the ranges are slices of the mapping, and nothing is
+// appended; reads of them go through mapping.guard.
 func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]byte) ([][]byte, error) {
 	order := make([]int, len(ranges))
 	for i := range order {
@@ -145,10 +149,15 @@ func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]b
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		buf := getBytes(int(span.end - span.start))
-		*bufs = append(*bufs, buf)
-		if _, err := io.ReadFull(io.NewSectionReader(r.r, span.start, int64(len(buf))), buf); err != nil {
-			return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.start, err)
+		var buf []byte
+		if r.mapped != nil && span.end <= int64(len(r.mapped.data)) {
+			buf = r.mapped.data[span.start:span.end:span.end]
+		} else {
+			buf = getBytes(int(span.end - span.start))
+			*bufs = append(*bufs, buf)
+			if _, err := io.ReadFull(io.NewSectionReader(r.r, span.start, int64(len(buf))), buf); err != nil {
+				return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.start, err)
+			}
 		}
 		for _, k := range order[i:j] {
 			out[k] = buf[ranges[k].start-span.start : ranges[k].end-span.start]
@@ -173,7 +182,10 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		}
 		dec := decompressors.Get().(*decompressor)
 		defer decompressors.Put(dec)
-		cols[c], errs[c] = g.leaves[c].readRows(n, dec)
+		errs[c] = g.mapped.guard(func() (err error) {
+			cols[c], err = g.leaves[c].readRows(n, dec)
+			return err
+		})
 	}
 	if parallelism <= 1 || len(g.leaves) == 1 {
 		for c := range g.leaves {
