@@ -56,7 +56,9 @@ type ReadOptions struct {
 	// MemoryMap makes OpenFile map the file read-only into memory and read
 	// column chunks by slicing the mapping instead of copying them with
 	// ReadAt, which saves a copy of every chunk (most of the cost above
-	// decoding for uncompressed files). Arrays never point into the
+	// decoding for uncompressed files) when the file is in the page cache;
+	// a file read from disk for the first time is read as its pages fault,
+	// which can be slower than ReadAt. Arrays never point into the
 	// mapping, so they stay valid after Close, which unmaps the file once
 	// the reads in progress end. A file truncated by another process while
 	// it is mapped gives an error wrapping ErrCorrupt, not a crash. Open

@@ -34,19 +34,22 @@ type reader struct {
 }
 
 var readers = []reader{
-	{name: "quiver", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1) }},
-	{name: "quiver-parallel", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 0) }},
-	{name: "pqarrow", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false) }},
-	{name: "pqarrow-parallel", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, true) }},
+	{name: "quiver", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1, false) }},
+	{name: "quiver-mmap", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1, true) }},
+	{name: "quiver-parallel", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 0, false) }},
+	{name: "pqarrow", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false, false) }},
+	{name: "pqarrow-mmap", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false, true) }},
+	{name: "pqarrow-parallel", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, true, false) }},
 	{name: "parquetgo", read: readParquetGo},
 	{name: "floor", read: readFloor, whole: true},
 }
 
 // readQuiver reads the selection into Arrow with quiver's arrowio reader
 // (BatchSize 65536, Go allocator): ReadTable, or ReadRowGroup for one row
-// group; parallelism 1 reads on the calling goroutine, 0 uses GOMAXPROCS.
-func readQuiver(path, col string, rg, parallelism int) (int64, error) {
-	opts := arrowio.ReadOptions{BatchSize: 65536, Parallelism: parallelism}
+// group; parallelism 1 reads on the calling goroutine, 0 uses GOMAXPROCS;
+// mmap sets ReadOptions.MemoryMap.
+func readQuiver(path, col string, rg, parallelism int, mmap bool) (int64, error) {
+	opts := arrowio.ReadOptions{BatchSize: 65536, Parallelism: parallelism, MemoryMap: mmap}
 	if col != allColumns {
 		opts.Columns = []string{col}
 	}
@@ -72,9 +75,10 @@ func readQuiver(path, col string, rg, parallelism int) (int64, error) {
 }
 
 // readPqarrow reads the selection into an arrow.Table with pqarrow
-// (BatchSize 65536, Go allocator), serially or with Parallel set.
-func readPqarrow(path, col string, rg int, parallel bool) (int64, error) {
-	rdr, err := file.OpenParquetFile(path, false)
+// (BatchSize 65536, Go allocator), serially or with Parallel set, from the
+// file or (mmap) from its memory mapping.
+func readPqarrow(path, col string, rg int, parallel, mmap bool) (int64, error) {
+	rdr, err := file.OpenParquetFile(path, mmap)
 	if err != nil {
 		return 0, err
 	}
