@@ -229,28 +229,18 @@ func TestDeltaByteArrayAllocation(t *testing.T) {
 	schema := arrow.NewSchema([]arrow.Field{{Name: "url", Type: arrow.BinaryTypes.String}}, nil)
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, rows)
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, schema, WriteOptions{
+	file := writeFile(t, schema, WriteOptions{
 		DisableDictionary: true,
 		Encoding:          footer.Some(footer.EncodingDeltaByteArray),
 		DataPageSize:      64 << 10,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	}, rec)
 	// The values must outgrow the chunk's size, which a reader could
 	// take for their size, by more than the allocation limit allows.
-	if buf.Len()*14/10 > col.Data().Buffers()[2].Len() {
-		t.Fatalf("the file (%d bytes) does not shrink the %d value bytes enough for the test", buf.Len(), col.Data().Buffers()[2].Len())
+	if len(file)*14/10 > col.Data().Buffers()[2].Len() {
+		t.Fatalf("the file (%d bytes) does not shrink the %d value bytes enough for the test", len(file), col.Data().Buffers()[2].Len())
 	}
 	mem := &totalAllocator{}
-	r, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ReadOptions{Allocator: mem, Parallelism: 1})
+	r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
