@@ -46,6 +46,67 @@ func UnmarshalPageHeader(b []byte, h *PageHeader) (n int, err error) {
 	return d.result()
 }
 
+// UnmarshalPageHeaderInto is [UnmarshalPageHeader] for a reader that
+// decodes page after page: the nested headers and statistics of h are
+// placed in store instead of newly allocated, so they stay valid only
+// until the next call with the same store.
+func UnmarshalPageHeaderInto(b []byte, h *PageHeader, store *PageHeaderStore) (n int, err error) {
+	d := decoder{b: b, col: -1, store: store}
+	h.decode(&d)
+	return d.result()
+}
+
+// PageHeaderStore holds the nested structs of one decoded page header for
+// [UnmarshalPageHeaderInto]. Its zero value is ready to use.
+type PageHeaderStore struct {
+	dp             DataPageHeader
+	dpV2           DataPageHeaderV2
+	dict           DictionaryPageHeader
+	stats, statsV2 Statistics
+}
+
+// The methods below return the struct a page header's field decodes into:
+// the store's own, or a new one for a nil store (every other decode).
+
+func (s *PageHeaderStore) dataPage() *DataPageHeader {
+	if s == nil {
+		return new(DataPageHeader)
+	}
+	return &s.dp
+}
+
+func (s *PageHeaderStore) dataPageV2() *DataPageHeaderV2 {
+	if s == nil {
+		return new(DataPageHeaderV2)
+	}
+	return &s.dpV2
+}
+
+func (s *PageHeaderStore) dictionaryPage() *DictionaryPageHeader {
+	if s == nil {
+		return new(DictionaryPageHeader)
+	}
+	return &s.dict
+}
+
+// indexPage returns a new IndexPageHeader: the struct is empty, and new of
+// a zero-size type allocates nothing.
+func (s *PageHeaderStore) indexPage() *IndexPageHeader { return new(IndexPageHeader) }
+
+func (s *PageHeaderStore) statistics() *Statistics {
+	if s == nil {
+		return new(Statistics)
+	}
+	return &s.stats
+}
+
+func (s *PageHeaderStore) statisticsV2() *Statistics {
+	if s == nil {
+		return new(Statistics)
+	}
+	return &s.statsV2
+}
+
 // result returns Unmarshal's results.
 func (d *decoder) result() (int, error) {
 	if d.err != nil {

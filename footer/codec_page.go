@@ -30,16 +30,16 @@ func (v *PageHeader) decode(d *decoder) {
 			case 4:
 				v.CRC = Some(d.i32())
 			case 5:
-				v.DataPageHeader = new(DataPageHeader)
+				v.DataPageHeader = d.store.dataPage()
 				v.DataPageHeader.decode(d)
 			case 6:
-				v.IndexPageHeader = new(IndexPageHeader)
+				v.IndexPageHeader = d.store.indexPage()
 				v.IndexPageHeader.decode(d)
 			case 7:
-				v.DictionaryPageHeader = new(DictionaryPageHeader)
+				v.DictionaryPageHeader = d.store.dictionaryPage()
 				v.DictionaryPageHeader.decode(d)
 			case 8:
-				v.DataPageHeaderV2 = new(DataPageHeaderV2)
+				v.DataPageHeaderV2 = d.store.dataPageV2()
 				v.DataPageHeaderV2.decode(d)
 			default:
 				d.skip(t)
@@ -111,7 +111,7 @@ func (v *DataPageHeader) decode(d *decoder) {
 			case 4:
 				v.RepetitionLevelEncoding = Encoding(d.i32())
 			case 5:
-				v.Statistics = new(Statistics)
+				v.Statistics = d.store.statistics()
 				v.Statistics.decode(d)
 			default:
 				d.skip(t)
@@ -241,7 +241,7 @@ func (v *DataPageHeaderV2) decode(d *decoder) {
 			case 7:
 				v.IsCompressed = Some(t == tTrue)
 			case 8:
-				v.Statistics = new(Statistics)
+				v.Statistics = d.store.statisticsV2()
 				v.Statistics.decode(d)
 			default:
 				d.skip(t)

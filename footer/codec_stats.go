@@ -8,8 +8,8 @@ var statisticsInfo = structInfo{
 }
 
 func (v *Statistics) decode(d *decoder) {
-	if d.depth == 0 {
-		*v = Statistics{} // nested values arrive zeroed
+	if d.depth == 0 || d.store != nil {
+		*v = Statistics{} // nested values arrive zeroed, unless stored
 	}
 	var last, id int16
 	var seen uint32

@@ -50,6 +50,10 @@ type decoder struct {
 	colsLeft int
 
 	m *metaState // allocated on first use, by FileMetaData-sized inputs
+
+	// store, when set, holds the nested structs of a page header in place
+	// of new allocations (see UnmarshalPageHeaderInto).
+	store *PageHeaderStore
 }
 
 // metaState is the decoder state that only column metadata needs: batch
