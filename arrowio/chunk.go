@@ -32,7 +32,8 @@ func chunkRange(md *footer.ColumnMetaData, limit int64, pad bool) (start, length
 }
 
 // rawPage is one page as stored: its parsed header, where it starts, and
-// its payload, still compressed.
+// its payload, still compressed. The header's nested structs belong to the
+// pageIterator and are overwritten by its next page.
 type rawPage struct {
 	header  footer.PageHeader
 	offset  int64  // file offset of the page header
@@ -47,6 +48,8 @@ type pageIterator struct {
 	ordinal   int // index of the next page within the chunk
 	verifyCRC bool
 	crypt     *pageCrypt // the chunk's decryption, nil for plaintext chunks
+	// store holds the nested structs of the current page's header.
+	store footer.PageHeaderStore
 }
 
 // next parses the next page header and slices its payload. It returns
@@ -61,7 +64,7 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 		return it.nextEncrypted()
 	}
 	p.offset = it.base + int64(it.pos)
-	n, err := footer.UnmarshalPageHeader(it.data[it.pos:], &p.header)
+	n, err := footer.UnmarshalPageHeaderInto(it.data[it.pos:], &p.header, &it.store)
 	if err != nil {
 		return p, false, fmt.Errorf("page header at offset %d: %w", p.offset, err)
 	}

@@ -34,7 +34,7 @@ func (it *pageIterator) nextEncrypted() (p rawPage, ok bool, err error) {
 	if err != nil {
 		return p, false, fmt.Errorf("page header at offset %d: %w", p.offset, err)
 	}
-	if _, err := footer.UnmarshalPageHeader(plain, &p.header); err != nil {
+	if _, err := footer.UnmarshalPageHeaderInto(plain, &p.header, &it.store); err != nil {
 		return p, false, fmt.Errorf("decrypted page header at offset %d: %w", p.offset, err)
 	}
 	h := &p.header

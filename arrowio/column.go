@@ -3,7 +3,7 @@ package arrowio
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -26,9 +26,12 @@ type leafReader struct {
 	pages   pageIterator
 	dec     *decompressor
 	pageBuf []byte
-	dict    *dictionary
+	dict    *dictionary // &dictStore once the chunk's dictionary page is read
 	dictArr arrow.Array // dict as an Arrow array, for dictionary targets
-	idx     []uint32    // dictionary index scratch
+	// dictStore holds the dictionary, part of the reader so that a chunk
+	// does not allocate one.
+	dictStore dictionary
+	idx       []uint32 // dictionary index scratch
 
 	// The current data page.
 	page    int // ordinal of the current page within the chunk, for errors
@@ -44,11 +47,14 @@ type leafReader struct {
 	// level count, for starting its value decoder.
 	pageValues []byte
 	pageCount  int
-	decoders   map[footer.Encoding]valueDecoder
+	decoders   valueDecoders
 	rows       int64 // rows still expected from the chunk
 	// totalRows and uncompressed are the chunk's rows and uncompressed
 	// bytes, for sizing byte-array data up front.
 	totalRows, uncompressed int64
+	// pooled marks a reader from newLeafReader, which release hands back
+	// to leafReaders; a leafReader embedded in a nestedLeaf is not.
+	pooled bool
 }
 
 // newLeafReader prepares to read leaf node of row group rg from chunk, the
@@ -62,7 +68,8 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 	if node.MaxRep > 0 || node.MaxDef > 1 {
 		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
 	}
-	return &leafReader{
+	l := leafReaders.Get().(*leafReader)
+	*l = leafReader{
 		node:         node,
 		rowGroup:     rg,
 		codec:        md.Codec,
@@ -74,9 +81,15 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		rows:         rows,
 		totalRows:    rows,
 		uncompressed: dataBound(md),
-		decoders:     make(map[footer.Encoding]valueDecoder, 2),
-	}, nil
+		pooled:       true,
+	}
+	return l, nil
 }
+
+// leafReaders recycles the flat leaf readers of released row groups: a
+// file of many small column chunks would otherwise allocate a reader, and
+// the page header structs its iterator decodes into, for every chunk.
+var leafReaders = sync.Pool{New: func() any { return new(leafReader) }}
 
 // corrupt wraps err with the leaf's place in the file: unsupported
 // features (and byte arrays past what 32-bit offsets address) keep their
@@ -121,13 +134,17 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 }
 
 // dataBound returns the chunk's uncompressed size as a bound of its value
-// bytes, or 0 (no estimate) when DELTA_BYTE_ARRAY pages may expand past it:
-// values sharing prefixes decode to more bytes than they take in the file,
-// and their data buffer is better sized from the first page's values (see
-// colOut.growDataFor) than grown from a short first guess.
+// bytes, or 0 (no estimate) when its pages may expand past it: values
+// sharing prefixes (DELTA_BYTE_ARRAY) or repeating dictionary entries
+// decode to more bytes than they take in the file. Their data buffer is
+// better sized from the first page's values (see colOut.growDataFor) than
+// allocated from a short guess and then reallocated.
 func dataBound(md *footer.ColumnMetaData) int64 {
-	if slices.Contains(md.Encodings, footer.EncodingDeltaByteArray) {
-		return 0
+	for _, e := range md.Encodings {
+		switch e {
+		case footer.EncodingDeltaByteArray, footer.EncodingPlainDictionary, footer.EncodingRLEDictionary:
+			return 0
+		}
 	}
 	return md.TotalUncompressedSize
 }
@@ -253,6 +270,12 @@ func (l *leafReader) release() {
 		l.dictArr.Release()
 	}
 	l.pageBuf, l.idx, l.dict, l.dictArr = nil, nil, nil, nil
+	if l.pooled {
+		// Drop every reference (the chunk's bytes, decoders) before the
+		// next chunk takes the reader.
+		*l = leafReader{}
+		leafReaders.Put(l)
+	}
 }
 
 func (l *leafReader) readDictionary(p *rawPage) error {
@@ -275,7 +298,7 @@ func (l *leafReader) readDictionary(p *rawPage) error {
 	if l.t.kind == dictTarget {
 		vt = l.t.value
 	}
-	if l.dict, err = newDictionary(vt, dh.Encoding, int(dh.NumValues), body); err != nil {
+	if l.dict, err = newDictionary(&l.dictStore, vt, dh.Encoding, int(dh.NumValues), body); err != nil {
 		return err
 	}
 	if l.t.kind == dictTarget {
@@ -315,8 +338,8 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 		}
 	}
 	if l.t.kind != nullTarget {
-		vd, ok := l.decoders[dp.encoding]
-		if !ok {
+		vd := l.decoders.get(dp.encoding)
+		if vd == nil {
 			if l.t.kind == dictTarget {
 				vd, err = newDictValueDecoder(dp.encoding, &l.t, l.dict, &l.idx)
 			} else {
@@ -325,7 +348,7 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 			if err != nil {
 				return err
 			}
-			l.decoders[dp.encoding] = vd
+			l.decoders.set(dp.encoding, vd)
 		}
 		l.values, l.started = vd, false
 		l.pageValues, l.pageCount = dp.values, dp.numValues

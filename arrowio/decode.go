@@ -19,6 +19,28 @@ type valueDecoder interface {
 	next(out *colOut, at, k int) error
 }
 
+// valueDecoders holds a leaf's value decoder for each page encoding met so
+// far, so that the pages of one encoding share one decoder. An array, not
+// a map: a chunk's reader would otherwise allocate a map of its own, which
+// on a file of many small chunks is a good part of what reading allocates.
+type valueDecoders [footer.EncodingByteStreamSplit + 1]valueDecoder
+
+// get returns the decoder for enc, or nil before set stored one.
+func (d *valueDecoders) get(enc footer.Encoding) valueDecoder {
+	if uint(enc) < uint(len(d)) {
+		return d[enc]
+	}
+	return nil
+}
+
+// set keeps vd as the decoder for enc. Encodings past the array have no
+// decoder (newValueDecoder refuses them), so there is nothing to keep.
+func (d *valueDecoders) set(enc footer.Encoding, vd valueDecoder) {
+	if uint(enc) < uint(len(d)) {
+		d[enc] = vd
+	}
+}
+
 // newValueDecoder returns the decoder for encoding enc of leaf values
 // landing in t. dict is the column chunk's dictionary (nil before a
 // dictionary page); idx is scratch for dictionary indices.
@@ -42,7 +64,8 @@ func newValueDecoder(enc footer.Encoding, t *target, dict *dictionary, idx *[]ui
 		if dict == nil {
 			return nil, fmt.Errorf("%w: %s data page without a dictionary page before it", ErrCorrupt, enc)
 		}
-		return &dictDecoder{dict: dict, idx: idx}, nil
+		dict.decoder = dictDecoder{dict: dict, idx: idx}
+		return &dict.decoder, nil
 	case footer.EncodingRLE:
 		if t.kind == boolTarget {
 			return &rleBool{}, nil

@@ -18,19 +18,23 @@ type dictionary struct {
 	offsets []int32
 	data    []byte
 	bytes   kernels.ByteArrayDict
+	// decoder is the value decoder of the chunk's dictionary-encoded
+	// pages (both encodings: it restarts at every page).
+	decoder dictDecoder
 }
 
 // newDictionary decodes a dictionary page (PLAIN or PLAIN_DICTIONARY
-// encoded, count values) for target t. Every count is checked against the
-// page's bytes before anything is allocated.
-func newDictionary(t *target, enc footer.Encoding, count int, page []byte) (*dictionary, error) {
+// encoded, count values) for target t into d, which a leaf reader keeps
+// for its chunk. Every count is checked against the page's bytes before
+// anything is allocated.
+func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, page []byte) (*dictionary, error) {
 	if enc != footer.EncodingPlain && enc != footer.EncodingPlainDictionary {
 		return nil, fmt.Errorf("%w: dictionary page encoded %s", ErrUnsupported, enc)
 	}
 	if count < 0 {
 		return nil, fmt.Errorf("%w: dictionary page declares %d values", ErrCorrupt, count)
 	}
-	d := &dictionary{t: t, len: count}
+	*d = dictionary{t: t, len: count}
 	switch {
 	case t.varDecimal:
 		offsets, data, err := plainByteArrays(count, page)

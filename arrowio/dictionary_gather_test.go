@@ -31,7 +31,7 @@ func TestDictionaryGather(t *testing.T) {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
 				tg := target{kind: binaryTarget, large: dt.ID() == arrow.LARGE_STRING, typ: dt}
-				d, err := newDictionary(&tg, footer.EncodingPlain, len(vals), page)
+				d, err := newDictionary(new(dictionary), &tg, footer.EncodingPlain, len(vals), page)
 				if err != nil {
 					t.Fatal(err)
 				}

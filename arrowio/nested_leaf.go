@@ -61,7 +61,6 @@ func newNestedLeaf(l *fieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte
 			rows:         rows,
 			totalRows:    rows,
 			uncompressed: dataBound(md),
-			decoders:     make(map[footer.Encoding]valueDecoder, 2),
 		},
 		maxDef:      l.node.MaxDef,
 		maxRep:      l.node.MaxRep,
@@ -306,12 +305,12 @@ func (l *nestedLeaf) startPage(p *rawPage) error {
 		}
 	}
 	if l.t.kind != nullTarget {
-		vd, ok := l.decoders[dp.encoding]
-		if !ok {
+		vd := l.decoders.get(dp.encoding)
+		if vd == nil {
 			if vd, err = newValueDecoder(dp.encoding, &l.t, l.dict, &l.idx); err != nil {
 				return err
 			}
-			l.decoders[dp.encoding] = vd
+			l.decoders.set(dp.encoding, vd)
 		}
 		l.values, l.started = vd, false
 		l.pageValues, l.pageCount = dp.values, dp.numValues

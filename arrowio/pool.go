@@ -11,6 +11,10 @@ import (
 // garbage collector. Class k holds slices of capacity exactly 1<<k.
 var bytePools [41]sync.Pool
 
+// boxes recycles the *[]byte the byte pools hold their slices in: a slice
+// put in a sync.Pool as it is would need a new box each time.
+var boxes = sync.Pool{New: func() any { return new([]byte) }}
+
 // getBytes returns a slice of length n whose contents are undefined.
 func getBytes(n int) []byte {
 	if n == 0 {
@@ -21,7 +25,10 @@ func getBytes(n int) []byte {
 		return make([]byte, n)
 	}
 	if p, ok := bytePools[k].Get().(*[]byte); ok {
-		return (*p)[:n]
+		b := (*p)[:n]
+		*p = nil
+		boxes.Put(p)
+		return b
 	}
 	return make([]byte, n, 1<<k)
 }
@@ -34,7 +41,8 @@ func putBytes(b []byte) {
 	}
 	k := bits.TrailingZeros(uint(c))
 	if k < len(bytePools) {
-		b = b[:0]
-		bytePools[k].Put(&b)
+		p := boxes.Get().(*[]byte)
+		*p = b[:0]
+		bytePools[k].Put(p)
 	}
 }
