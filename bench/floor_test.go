@@ -10,8 +10,10 @@ import (
 )
 
 // zstdDec is shared by every floor read; DecodeAll is safe for concurrent
-// use and a decoder is costly to build.
-var zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+// use and a decoder is costly to build. It skips the frames' optional
+// checksums, as quiver does unless asked to verify them: the floor is the
+// least work a reader must do.
+var zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.IgnoreChecksum(true))
 
 // readFloor is the decompression floor, what every reader must pay at
 // least: it parses the footer (quiver's footer package), reads each column

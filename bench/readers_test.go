@@ -254,10 +254,13 @@ func drain(read func() (int, error)) (int64, error) {
 	}
 }
 
-// grow returns s if it holds at least n elements, else a new slice of n.
+// grow returns s, lengthened to n elements if shorter, when its capacity
+// holds n, else a new slice of n. Capacity, not length: the floor reslices
+// its buffers to each chunk, and a buffer cut to a small chunk must not be
+// replaced when a larger one follows.
 func grow[T any](s []T, n int) []T {
-	if len(s) >= n {
-		return s
+	if cap(s) >= n {
+		return s[:max(len(s), n)]
 	}
 	return make([]T, n)
 }
