@@ -240,15 +240,7 @@ func TestDeltaByteArrayAllocation(t *testing.T) {
 		t.Fatalf("the file (%d bytes) does not shrink the %d value bytes enough for the test", len(file), col.Data().Buffers()[2].Len())
 	}
 	mem := &totalAllocator{}
-	r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	tbl, err := r.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := readTableWith(t, file, ReadOptions{Allocator: mem, Parallelism: 1})
 	defer tbl.Release()
 	got := tbl.Column(0).Data().Chunk(0).(*array.String)
 	if !array.Equal(got, col) {
@@ -310,18 +302,7 @@ func TestSmallChunksAllocation(t *testing.T) {
 	rec := array.NewRecordBatch(schema, arrs, rows)
 	defer rec.Release()
 	file := writeFile(t, schema, WriteOptions{MaxRowGroupRows: groupRows}, rec)
-	read := func() {
-		r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Parallelism: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		tbl, err := r.ReadTable(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl.Release()
-	}
+	read := func() { readTableWith(t, file, ReadOptions{Parallelism: 1}).Release() }
 	read()
 	chunks := float64(cols * rows / groupRows)
 	if per := testing.AllocsPerRun(3, read) / chunks; per > 12 {

@@ -89,22 +89,16 @@ func (s *PageHeaderStore) dictionaryPage() *DictionaryPageHeader {
 	return &s.dict
 }
 
-// indexPage returns a new IndexPageHeader: the struct is empty, and new of
-// a zero-size type allocates nothing.
-func (s *PageHeaderStore) indexPage() *IndexPageHeader { return new(IndexPageHeader) }
-
-func (s *PageHeaderStore) statistics() *Statistics {
-	if s == nil {
+// statistics returns the statistics of the version 1 (v2 false) or
+// version 2 data page header; a malformed header may carry both.
+func (s *PageHeaderStore) statistics(v2 bool) *Statistics {
+	switch {
+	case s == nil:
 		return new(Statistics)
+	case v2:
+		return &s.statsV2
 	}
 	return &s.stats
-}
-
-func (s *PageHeaderStore) statisticsV2() *Statistics {
-	if s == nil {
-		return new(Statistics)
-	}
-	return &s.statsV2
 }
 
 // result returns Unmarshal's results.

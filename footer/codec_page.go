@@ -33,7 +33,7 @@ func (v *PageHeader) decode(d *decoder) {
 				v.DataPageHeader = d.store.dataPage()
 				v.DataPageHeader.decode(d)
 			case 6:
-				v.IndexPageHeader = d.store.indexPage()
+				v.IndexPageHeader = new(IndexPageHeader)
 				v.IndexPageHeader.decode(d)
 			case 7:
 				v.DictionaryPageHeader = d.store.dictionaryPage()
@@ -111,7 +111,7 @@ func (v *DataPageHeader) decode(d *decoder) {
 			case 4:
 				v.RepetitionLevelEncoding = Encoding(d.i32())
 			case 5:
-				v.Statistics = d.store.statistics()
+				v.Statistics = d.store.statistics(false)
 				v.Statistics.decode(d)
 			default:
 				d.skip(t)
@@ -241,7 +241,7 @@ func (v *DataPageHeaderV2) decode(d *decoder) {
 			case 7:
 				v.IsCompressed = Some(t == tTrue)
 			case 8:
-				v.Statistics = d.store.statisticsV2()
+				v.Statistics = d.store.statistics(true)
 				v.Statistics.decode(d)
 			default:
 				d.skip(t)
