@@ -97,23 +97,24 @@ func (o *colOut) growStep(at, k int) int {
 	return min(k, o.slots-at)
 }
 
-// resize sets the buffers to hold slots slots, keeping their contents.
+// resize sets the buffers to hold slots slots, keeping their contents (and
+// their memory when they shrink).
 func (o *colOut) resize(slots int) {
 	o.slots = slots
 	if o.validity != nil {
-		o.validity.Resize(int(bitutil.BytesForBits(int64(slots))))
+		o.validity.ResizeNoShrink(int(bitutil.BytesForBits(int64(slots))))
 	}
 	switch o.t.kind {
 	case fixedTarget, dictTarget:
-		o.values.Resize(slots * o.t.width)
+		o.values.ResizeNoShrink(slots * o.t.width)
 	case boolTarget:
-		o.values.Resize(int(bitutil.BytesForBits(int64(slots))))
+		o.values.ResizeNoShrink(int(bitutil.BytesForBits(int64(slots))))
 	case binaryTarget:
 		w := 4
 		if o.t.large {
 			w = 8
 		}
-		o.values.Resize((slots + 1) * w)
+		o.values.ResizeNoShrink((slots + 1) * w)
 	}
 }
 
@@ -176,6 +177,10 @@ func (o *colOut) finish() arrow.Array {
 	var validity *memory.Buffer
 	if o.validity != nil && o.nulls > 0 {
 		validity = o.validity
+		kernels.ClearBitsFrom(validity.Bytes(), o.n)
+	}
+	if o.t.kind == boolTarget {
+		kernels.ClearBitsFrom(o.values.Bytes(), o.n)
 	}
 	var bufs []*memory.Buffer
 	switch o.t.kind {
@@ -185,7 +190,7 @@ func (o *colOut) finish() arrow.Array {
 	case fixedTarget, boolTarget:
 		bufs = []*memory.Buffer{validity, o.values}
 	case binaryTarget:
-		o.data.Resize(o.dataLen)
+		o.data.ResizeNoShrink(o.dataLen)
 		if o.t.view {
 			views := o.views()
 			defer views.Release()

@@ -5,10 +5,10 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // Reading into Arrow dictionary arrays. A column chunk's dictionary page
@@ -136,13 +136,13 @@ func (o *colOut) buildDictionary() error {
 	}
 	switch {
 	case extra == nil && o.dict == nil:
-		o.dict = array.MakeArrayOfNull(o.mem, o.t.value.typ, 0)
+		o.dict = arrowmem.NullArray(o.mem, o.t.value.typ, 0)
 	case extra == nil:
 	case o.dict == nil:
 		o.dict = extra
 	default:
 		defer extra.Release()
-		both, err := array.Concatenate([]arrow.Array{o.dict, extra}, o.mem)
+		both, err := arrowmem.Concatenate([]arrow.Array{o.dict, extra}, o.mem)
 		if err != nil {
 			return fmt.Errorf("%w: dictionary with the values of fallback pages: %w", ErrUnsupported, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -322,7 +323,7 @@ func (g *group) setFiltered(r *Reader, cols []arrow.Array, rows pageindex.Ranges
 		mem := r.opts.allocator()
 		cols = make([]arrow.Array, len(r.cols))
 		for c := range cols {
-			cols[c] = array.MakeArrayOfNull(mem, r.schema.Field(c).Type, 0)
+			cols[c] = arrowmem.NullArray(mem, r.schema.Field(c).Type, 0)
 		}
 	}
 	defer releaseArrays(cols)
@@ -366,7 +367,7 @@ func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
 		parts[0].Retain()
 		return parts[0], nil
 	}
-	out, err := array.Concatenate(parts, r.opts.allocator())
+	out, err := arrowmem.Concatenate(parts, r.opts.allocator())
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: gathering filtered rows: %w", err)
 	}

@@ -328,11 +328,11 @@ func growColOut(o *colOut, n int) {
 	}
 }
 
-// shrinkColOut sets the length of out, a colOut without validity, to its
-// first n values.
+// shrinkColOut sets the length of out, a colOut without validity, and of
+// its buffers to its first n values.
 func shrinkColOut(o *colOut, n int) {
 	if o.t.kind == nullTarget || n > o.slots {
 		growColOut(o, n)
 	}
-	o.n = n
+	o.truncate(n)
 }

@@ -163,6 +163,9 @@ func TestNestedPropertyPqarrow(t *testing.T) {
 				got := readNestedFile(t, mem, nc.file, bs)
 				compareNested(t, nc.rec, got, bs)
 				got.Release()
+				checkFullyWritten(t, fmt.Sprintf("batch %d", bs), func(mem memory.Allocator) (arrow.Table, error) {
+					return readNestedFile(t, mem, nc.file, bs), nil
+				})
 			}
 		})
 	}

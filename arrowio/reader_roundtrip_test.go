@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // flatType is one Arrow type the read round-trip test generates, with the
@@ -184,5 +185,23 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	}
 	if row != want.NumRows() {
 		t.Errorf("%s: RecordReader returned %d rows, want %d", desc, row, want.NumRows())
+	}
+	batch := 1 + rng.IntN(700)
+	filter := pageindex.Predicate(nil)
+	if want.NumCols() > 0 && rng.IntN(2) == 0 {
+		// Rows of pages whose first column is not null, so that the
+		// filtered read gathers rows from several pages.
+		filter = pageindex.Not(pageindex.IsNull(want.Schema().Field(0).Name))
+	}
+	err = checkFullyWritten(t, desc, func(mem memory.Allocator) (arrow.Table, error) {
+		r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch, Filter: filter})
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return readAllBatches(r)
+	})
+	if err != nil {
+		t.Fatalf("%s: read with filter %v: %v", desc, filter, err)
 	}
 }

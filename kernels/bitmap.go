@@ -21,6 +21,17 @@ func FillBits(dst []byte, offset, n int, v bool) error {
 	return nil
 }
 
+// ClearBitsFrom clears every bit of dst from bit n on (none when n is
+// past its end): the bits past a bitmap's length, which Arrow arrays
+// return along with the rest of the bitmap's last byte.
+func ClearBitsFrom(dst []byte, n int) {
+	n = max(n, 0)
+	if i := n / 8; i < len(dst) {
+		dst[i] &= byte(1)<<(n%8) - 1
+		clear(dst[i+1:])
+	}
+}
+
 // CopyBits copies bits [srcOffset, srcOffset+n) of src to bits
 // [dstOffset, dstOffset+n) of dst, leaving every other bit of dst as it was.
 // The two ranges must not overlap in memory. It returns an error wrapping

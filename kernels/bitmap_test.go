@@ -111,6 +111,27 @@ func testLevelsToBitmap[T levelType](t *testing.T, fn func([]byte, uint, []T, T)
 	}
 }
 
+// TestClearBitsFrom checks ClearBitsFrom against a bit loop at every
+// start from before the bitmap to past its end.
+func TestClearBitsFrom(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for size := range 4 {
+		for n := -1; n <= 8*size+9; n++ {
+			dst := make([]byte, size)
+			for i := range dst {
+				dst[i] = byte(r.Uint32())
+			}
+			want := slices.Clone(dst)
+			for i := max(n, 0); i < 8*size; i++ {
+				setBit(want, uint(i), false)
+			}
+			if ClearBitsFrom(dst, n); !slices.Equal(dst, want) {
+				t.Fatalf("ClearBitsFrom(%d bytes, %d) = %x, want %x", size, n, dst, want)
+			}
+		}
+	}
+}
+
 func TestLevelsToBitmap(t *testing.T) {
 	for _, im := range levelsToBitmap16Impls {
 		t.Run("int16/"+im.name, func(t *testing.T) { testLevelsToBitmap(t, im.fn) })

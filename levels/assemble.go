@@ -6,6 +6,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/kernels"
 )
 
 // Column holds one leaf column's part of a batch of whole rows: its
@@ -173,6 +175,7 @@ func (a *Assembler) build(mem memory.Allocator, p *plan, slots int, cols []Colum
 	}
 	if validity != nil {
 		validity.Resize(int((slots + 7) / 8))
+		kernels.ClearBitsFrom(validity.Bytes(), slots)
 		if nulls == 0 {
 			validity.Release()
 			validity, bufs[0] = nil, nil

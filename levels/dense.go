@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/kernels"
 )
 
@@ -19,7 +20,7 @@ func (st *shredLeaf) dense(mem memory.Allocator) (arrow.Array, error) {
 		return array.NewNull(0), nil
 	}
 	if len(st.runs) == 0 {
-		return array.MakeArrayOfNull(mem, p.Type, 0), nil
+		return arrowmem.NullArray(mem, p.Type, 0), nil
 	}
 	if len(st.runs) == 2 {
 		s := array.NewSliceData(d, int64(st.runs[0]), int64(st.runs[1]))
@@ -42,6 +43,7 @@ func (st *shredLeaf) dense(mem memory.Allocator) (arrow.Array, error) {
 			}
 			at += hi - lo
 		}
+		kernels.ClearBitsFrom(vals.Bytes(), n)
 		return makeArray(p.Type, n, vals, nil), nil
 	case layoutBinary32:
 		return denseBinary[int32](mem, p, st.runs, n, base, src)

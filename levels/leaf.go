@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/kernels"
 )
 
@@ -24,7 +25,7 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, valid
 	}
 	if dense.Len() == 0 && slots > 0 {
 		// Every slot is null; an empty values array may have no buffers.
-		a := array.MakeArrayOfNull(mem, p.Type, slots)
+		a := arrowmem.NullArray(mem, p.Type, slots)
 		defer a.Release()
 		d := a.Data()
 		d.Retain()
@@ -44,6 +45,7 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, valid
 		defer vals.Release()
 		vals.Resize(int(bitutil.BytesForBits(int64(slots))))
 		spreadBits(vals.Bytes(), bufs[1].Bytes(), off, valid, slots)
+		kernels.ClearBitsFrom(vals.Bytes(), slots)
 		return array.NewData(p.Type, slots, []*memory.Buffer{validity, vals}, nil, nulls, 0), nil
 	case layoutBinary32, layoutBinary64:
 		w := 4
