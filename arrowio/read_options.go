@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -29,8 +30,10 @@ type ReadOptions struct {
 	// row groups: 0 means GOMAXPROCS, 1 reads sequentially on the calling
 	// goroutine.
 	Parallelism int
-	// Allocator provides the memory of the returned arrays; nil means
-	// memory.DefaultAllocator.
+	// Allocator provides the memory of the returned arrays. The reader
+	// writes every byte of the buffers it returns, so it needs no zeroed
+	// memory; nil means the garbage-collected Go heap without the clearing
+	// that arrow-go's GoAllocator does before handing memory out.
 	Allocator memory.Allocator
 	// VerifyCRC checks every page's CRC-32 when the page header has one, and
 	// the content checksums of zstd frames; a mismatch is a *CorruptError
@@ -79,7 +82,7 @@ type ReadOptions struct {
 
 func (o *ReadOptions) allocator() memory.Allocator {
 	if o.Allocator == nil {
-		return memory.DefaultAllocator
+		return arrowmem.Unzeroed{}
 	}
 	return o.Allocator
 }

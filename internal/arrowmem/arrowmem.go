@@ -1,5 +1,6 @@
-// Package arrowmem wraps the arrow-go array constructors the reader calls
-// so that they work on memory no one zeroed. arrow-go's constructors count on allocators
+// Package arrowmem holds the reader's default allocator, Unzeroed, and
+// wraps the arrow-go array constructors the reader calls so that they work
+// on memory no one zeroed. arrow-go's constructors count on allocators
 // that hand out zeroed memory (its Go and C allocators both do):
 // MakeArrayOfNull writes nothing, and Concatenate leaves the bits past a
 // bitmap's length as it found them. quiver's decoders write every byte
