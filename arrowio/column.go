@@ -135,15 +135,17 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 }
 
 // dataBound returns the chunk's uncompressed size as a bound of its value
-// bytes, or 0 (no estimate) when DELTA_BYTE_ARRAY pages may expand past it:
-// values sharing prefixes decode to more bytes than they take in the file,
-// and their data buffer is better sized from the first page's values (see
-// colOut.growDataFor) than grown from a short first guess. Dictionary
-// chunks keep the uncompressed size as a first guess: without it, a chunk
-// that falls back to PLAIN sizes its buffer from the dictionary-encoded
-// first page and reallocates it (measured: +20% peak heap on lineitem).
+// bytes, or 0 (no estimate) when the values may expand past it, so that
+// their data buffer is better sized from the first page's values (see
+// colOut.growDataFor) than grown from a short first guess: values sharing
+// prefixes in DELTA_BYTE_ARRAY pages, and values repeated through a
+// dictionary when encoding_stats shows only dictionary-encoded data pages.
+// A dictionary chunk without that proof keeps the uncompressed size as a
+// first guess: one that falls back to PLAIN would otherwise size its buffer
+// from the dictionary-encoded first page and reallocate it (measured: +20%
+// peak heap on lineitem).
 func dataBound(md *footer.ColumnMetaData) int64 {
-	if slices.Contains(md.Encodings, footer.EncodingDeltaByteArray) {
+	if slices.Contains(md.Encodings, footer.EncodingDeltaByteArray) || dictionaryOnly(md) {
 		return 0
 	}
 	return md.TotalUncompressedSize
