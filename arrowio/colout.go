@@ -42,7 +42,16 @@ type colOut struct {
 // first for only slots of them (see grow), with room for dataHint bytes of
 // binary data to start with.
 func newColOut(mem memory.Allocator, t *target, n, slots int, nullable bool, dataHint int) *colOut {
-	o := &colOut{t: t, n: n, mem: mem}
+	o := new(colOut)
+	o.init(mem, t, n, slots, nullable, dataHint)
+	return o
+}
+
+// init is newColOut into o, a colOut not in use (the one a leaf reader
+// keeps for its batches, so that a file of many small chunks does not
+// allocate one per chunk).
+func (o *colOut) init(mem memory.Allocator, t *target, n, slots int, nullable bool, dataHint int) {
+	*o = colOut{t: t, n: n, mem: mem}
 	if nullable {
 		o.validity = memory.NewResizableBuffer(mem)
 	}
@@ -62,7 +71,6 @@ func newColOut(mem memory.Allocator, t *target, n, slots int, nullable bool, dat
 			offsets32(o)[0] = 0
 		}
 	}
-	return o
 }
 
 // firstSlots is the fewest slots a batch's buffers start with or grow by.

@@ -53,6 +53,8 @@ type leafReader struct {
 	// totalRows and uncompressed are the chunk's rows and uncompressed
 	// bytes, for sizing byte-array data up front.
 	totalRows, uncompressed int64
+	// out holds the batch read decodes into, until finish builds its array.
+	out colOut
 	// pooled marks a reader from newLeafReader, which release hands back
 	// to leafReaders; a leafReader embedded in a nestedLeaf is not.
 	pooled bool
@@ -115,7 +117,8 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 	if int64(n) > l.rows {
 		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
 	}
-	out := newColOut(l.mem, &l.t, n, batchSlots(n, len(l.pages.data)), l.node.MaxDef > 0, l.dataHint(n))
+	out := &l.out
+	out.init(l.mem, &l.t, n, batchSlots(n, len(l.pages.data)), l.node.MaxDef > 0, l.dataHint(n))
 	err := l.fill(out, n)
 	if err == nil && l.t.kind == dictTarget {
 		// The chunk's dictionary page comes before its data pages, so
