@@ -133,7 +133,9 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 		out.release()
 		return nil, l.corrupt(err)
 	}
-	l.rows -= int64(n)
+	if l.rows -= int64(n); l.rows == 0 {
+		l.releaseBuffers()
+	}
 	return out.finish(), nil
 }
 
@@ -262,8 +264,22 @@ func (l *leafReader) pageBuffer(n int) []byte {
 	return l.pageBuf[:n]
 }
 
-// release returns the leaf's pooled buffers.
+// release returns the leaf's pooled buffers, and the leaf to its pool.
 func (l *leafReader) release() {
+	l.releaseBuffers()
+	if l.pooled {
+		// Drop every reference (the chunk's bytes, decoders) before the
+		// next chunk takes the reader.
+		*l = leafReader{}
+		leafReaders.Put(l)
+	}
+}
+
+// releaseBuffers returns the leaf's pooled buffers: at release, or as soon
+// as the chunk's last row is decoded, so that the columns of a row group
+// read one after another pass the same few page, index and dictionary
+// buffers on instead of each holding its own until the group ends.
+func (l *leafReader) releaseBuffers() {
 	putBytes(l.pageBuf)
 	putBytes(bytesOf(l.idx))
 	putBytes(bytesOf(l.msbScratch))
@@ -275,12 +291,6 @@ func (l *leafReader) release() {
 		l.dictArr.Release()
 	}
 	l.pageBuf, l.idx, l.dict, l.dictArr = nil, nil, nil, nil
-	if l.pooled {
-		// Drop every reference (the chunk's bytes, decoders) before the
-		// next chunk takes the reader.
-		*l = leafReader{}
-		leafReaders.Put(l)
-	}
 }
 
 func (l *leafReader) readDictionary(p *rawPage) error {
