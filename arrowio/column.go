@@ -55,6 +55,9 @@ type leafReader struct {
 	totalRows, uncompressed int64
 	// out holds the batch read decodes into, until finish builds its array.
 	out colOut
+	// chunkBuf is the chunk's pooled buffer when the leaf owns it (see
+	// attach), returned with the leaf's other buffers.
+	chunkBuf []byte
 	// pooled marks a reader from newLeafReader, which release hands back
 	// to leafReaders; a leafReader embedded in a nestedLeaf is not.
 	pooled bool
@@ -264,6 +267,12 @@ func (l *leafReader) pageBuffer(n int) []byte {
 	return l.pageBuf[:n]
 }
 
+// attach makes chunk, a pooled buffer of the column chunk's bytes, the
+// leaf's to decode and to return.
+func (l *leafReader) attach(chunk []byte) {
+	l.pages.data, l.chunkBuf = chunk, chunk
+}
+
 // release returns the leaf's pooled buffers, and the leaf to its pool.
 func (l *leafReader) release() {
 	l.releaseBuffers()
@@ -280,6 +289,8 @@ func (l *leafReader) release() {
 // read one after another pass the same few page, index and dictionary
 // buffers on instead of each holding its own until the group ends.
 func (l *leafReader) releaseBuffers() {
+	putBytes(l.chunkBuf)
+	l.chunkBuf, l.pages.data = nil, nil
 	putBytes(l.pageBuf)
 	putBytes(bytesOf(l.idx))
 	putBytes(bytesOf(l.msbScratch))

@@ -19,6 +19,20 @@ type columnReader interface {
 	readRows(n int, dec *decompressor) (arrow.Array, error)
 	// release returns the reader's pooled buffers; it is not used again.
 	release()
+	// attachChunks gives the reader the bytes of its leaves' column
+	// chunks, in leaf order, when they were not read with the row group:
+	// pooled buffers it returns when it no longer needs them.
+	attachChunks(chunks [][]byte)
+}
+
+// attachChunks sets the flat leaf's chunk (see columnReader).
+func (l *leafReader) attachChunks(chunks [][]byte) { l.attach(chunks[0]) }
+
+// attachChunks sets the chunk of each leaf (see columnReader).
+func (r *nestedReader) attachChunks(chunks [][]byte) {
+	for i, l := range r.leaves {
+		l.attach(chunks[i])
+	}
 }
 
 // readRows reads a flat column's next n rows with dec.

@@ -34,6 +34,11 @@ type Reader struct {
 	// padChunks reads past each chunk's declared size, for writers known
 	// to understate it (see understatesChunkSize).
 	padChunks bool
+	// chunkReads reads each column chunk just before its column decodes,
+	// into a buffer the column hands on when done, instead of the whole
+	// row group's projection when the group opens (see group.load): set
+	// for the local files OpenFile reads with ReadAt.
+	chunkReads bool
 	// filter is ReadOptions.Filter bound to the file, nil without one
 	// (filter.go).
 	filter *rowFilter
@@ -69,6 +74,7 @@ func OpenFile(path string, opts ReadOptions) (*Reader, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	rd.closer = f
+	rd.chunkReads = true
 	if opts.MemoryMap && rd.crypt == nil {
 		// Encrypted chunks are decrypted in place, so they are read into
 		// buffers of their own.

@@ -1,6 +1,7 @@
 package arrowio
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -32,6 +33,10 @@ type group struct {
 	buffers [][]byte
 	// mapped is the file's mapping when the chunks are slices of it.
 	mapped *mapping
+	// src and pending, for Reader.chunkReads: the file, and for each
+	// column the byte ranges of its leaves' chunks, until load reads them.
+	src     io.ReaderAt
+	pending [][]byteRange
 	// filtered holds the rows of a filtered read (filter.go), which read
 	// slices from pos on; nil without a filter.
 	filtered arrow.RecordBatch
@@ -58,7 +63,8 @@ func (g *group) release() {
 type byteRange struct{ start, end int64 }
 
 // openGroup reads the projected column chunks of row group i, coalescing
-// neighbouring chunks into single reads, and prepares their readers. With
+// neighbouring chunks into single reads (or, with chunkReads, leaves each
+// to group.load), and prepares their readers. With
 // a filter the group's columns decode here, on the calling goroutine,
 // which holds one of sl, and on helpers for any of sl that are free.
 func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error) {
@@ -92,8 +98,10 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 		chunks[c] = byteRange{start, start + length}
 	}
 	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]columnReader, len(r.cols)), mapped: r.mapped}
-	bufs, err := r.readRanges(ctx, chunks, &g.buffers)
-	if err != nil {
+	bufs := make([][]byte, len(chunks)) // nil until load, with chunkReads
+	if r.chunkReads && r.mapped == nil {
+		g.src, g.pending = r.r, make([][]byteRange, len(r.cols))
+	} else if bufs, err = r.readRanges(ctx, chunks, &g.buffers); err != nil {
 		g.release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
@@ -121,8 +129,38 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 		}
 		setPageCrypt(l, crypts[first:k])
 		g.leaves[c] = l
+		if g.pending != nil {
+			g.pending[c] = chunks[first:k]
+		}
 	}
 	return g, nil
+}
+
+// load reads the column chunks of column c of a group opened with
+// chunkReads, one ReadAt each, into pooled buffers its reader takes over
+// (and returns once it has decoded them). A local file's chunk is then
+// decoded while the read left it in the processor's caches, and the
+// columns of a row group pass the same few buffers on, where reading the
+// whole projection up front went through memory twice.
+func (g *group) load(c int) error {
+	if g.pending == nil || g.pending[c] == nil {
+		return nil
+	}
+	ranges := g.pending[c]
+	g.pending[c] = nil
+	bufs := make([][]byte, len(ranges))
+	for k, rg := range ranges {
+		bufs[k] = getBytes(int(rg.end - rg.start))
+		// ReadAt reads all of bufs[k] or says why not.
+		if n, err := g.src.ReadAt(bufs[k], rg.start); n < len(bufs[k]) {
+			for _, b := range bufs[:k+1] {
+				putBytes(b)
+			}
+			return fmt.Errorf("row group %d: reading %d bytes at offset %d: %w", g.index, len(bufs[k]), rg.start, cmp.Or(err, io.ErrUnexpectedEOF))
+		}
+	}
+	g.leaves[c].attachChunks(bufs)
+	return nil
 }
 
 // readRanges reads every range, merging ranges less than coalesceGap
@@ -177,6 +215,10 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 	errs := make([]error, len(g.leaves))
 	work := func(c int) {
 		if err := ctx.Err(); err != nil {
+			errs[c] = err
+			return
+		}
+		if err := g.load(c); err != nil {
 			errs[c] = err
 			return
 		}
