@@ -179,18 +179,7 @@ func TestMemoryMapTruncated(t *testing.T) {
 		if rd.mapped == nil {
 			t.Fatal("the file was not mapped")
 		}
-		if err := os.Truncate(path, 8192); err != nil {
-			t.Fatal(err)
-		}
-		var tbl arrow.Table
-		if batches {
-			tbl, err = readAllBatches(rd)
-		} else {
-			tbl, err = rd.ReadTable(context.Background())
-		}
-		if tbl != nil {
-			tbl.Release()
-		}
+		err = truncateAndRead(t, rd, path, batches)
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "changed while it was read") {
 			t.Errorf("batches %v: reading a truncated mapped file: %v", batches, err)
 		}
@@ -200,6 +189,26 @@ func TestMemoryMapTruncated(t *testing.T) {
 		// Write the file again for the next round.
 		path = writeTempFile(t, schema, WriteOptions{DisableDictionary: true}, 1, keys)
 	}
+}
+
+// truncateAndRead cuts the file at path, which rd reads, to 8 KiB and
+// reads rd whole, with ReadTable or in batches, and returns the error.
+func truncateAndRead(t *testing.T, rd *Reader, path string, batches bool) error {
+	t.Helper()
+	if err := os.Truncate(path, 8192); err != nil {
+		t.Fatal(err)
+	}
+	var tbl arrow.Table
+	var err error
+	if batches {
+		tbl, err = readAllBatches(rd)
+	} else {
+		tbl, err = rd.ReadTable(context.Background())
+	}
+	if tbl != nil {
+		tbl.Release()
+	}
+	return err
 }
 
 // TestMemoryMapNotParquet checks that files quiver cannot read give the

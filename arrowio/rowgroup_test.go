@@ -41,19 +41,7 @@ func TestChunkReadsTruncated(t *testing.T) {
 			t.Fatal("OpenFile did not set chunkReads")
 		}
 		// Column a's chunk starts the file; b's is past 8 KiB.
-		if err := os.Truncate(path, 8192); err != nil {
-			t.Fatal(err)
-		}
-		var tbl arrow.Table
-		if batches {
-			tbl, err = readAllBatches(rd)
-		} else {
-			tbl, err = rd.ReadTable(context.Background())
-		}
-		if tbl != nil {
-			tbl.Release()
-		}
-		if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		if err := truncateAndRead(t, rd, path, batches); !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 			t.Errorf("batches %v: reading a truncated file: %v", batches, err)
 		}
 		if err := rd.Close(); err != nil {
