@@ -3,6 +3,7 @@ package arrowio
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -230,13 +231,8 @@ func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
 			i := 0
 			// Whole 8-byte loads while they stay inside src; decimal128,
 			// the usual target, as two word stores.
-			if to == 16 {
-				for ; i < n && i*from+8 <= len(src); i++ {
-					v := int64(binary.BigEndian.Uint64(src[i*from:])) >> shift
-					d := (*[16]byte)(dst[16*i : 16*i+16])
-					binary.LittleEndian.PutUint64(d[:8], uint64(v))
-					binary.LittleEndian.PutUint64(d[8:], uint64(v>>63))
-				}
+			if to == 16 && len(src) >= 8 {
+				i = decimal128Words(dst, src, min(n, (len(src)-8)/from+1), from, shift)
 			}
 			for ; i < n && i*from+8 <= len(src); i++ {
 				v := int64(binary.BigEndian.Uint64(src[i*from:])) >> shift
@@ -256,6 +252,27 @@ func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
 			_ = putDecimal(dst[i*to:i*to+to], src[i*from:i*from+from])
 		}
 	}
+}
+
+// decimal128Words is bigEndianToDecimal's loop for decimal128: it converts
+// the first m values of from bytes (each with 8 bytes of src from its
+// start) with one load and two stores each, and returns m. The bounds are
+// checked once, before the loop, instead of at every value: at 2 ns per
+// value that loop was a tenth of an uncompressed lineitem read.
+func decimal128Words(dst, src []byte, m, from int, shift uint) int {
+	if m <= 0 {
+		return 0
+	}
+	_ = dst[16*m-1]
+	_ = src[(m-1)*from+7]
+	sp, dp := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
+	for i := range m {
+		v := int64(binary.BigEndian.Uint64((*[8]byte)(unsafe.Add(sp, i*from))[:])) >> shift
+		d := (*[16]byte)(unsafe.Add(dp, 16*i))
+		binary.LittleEndian.PutUint64(d[:8], uint64(v))
+		binary.LittleEndian.PutUint64(d[8:], uint64(v>>63))
+	}
+	return m
 }
 
 // putInt64As writes v sign-extended (or truncated) to len(d) bytes,
