@@ -3,6 +3,8 @@ package arrowio
 import (
 	"math/bits"
 	"sync"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // bytePools recycle the scratch byte slices the reader reads column chunks
@@ -30,7 +32,9 @@ func getBytes(n int) []byte {
 		boxes.Put(p)
 		return b
 	}
-	return make([]byte, n, 1<<k)
+	// Pooled slices hold whatever they last held anyway: a fresh one
+	// need not be cleared either.
+	return arrowmem.MakeNoZero(1 << k)[:n]
 }
 
 // putBytes returns b to its pool; b must not be used afterwards.

@@ -23,17 +23,24 @@ type Unzeroed struct{}
 
 // Allocate returns size bytes, 64-byte aligned, that may hold anything.
 func (Unzeroed) Allocate(size int) []byte {
-	n := size + alignment
+	buf := MakeNoZero(size + alignment)
+	shift := int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf))) & (alignment - 1))
+	return buf[shift : shift+size : shift+size]
+}
+
+// MakeNoZero returns a new slice of n bytes (and capacity n) from the Go
+// heap that may hold anything, like make without the clearing.
+func MakeNoZero(n int) []byte {
+	if n == 0 {
+		return []byte{}
+	}
 	// strings.Builder grows its buffer with the runtime's allocation
 	// without clearing, the only exported way to one; the string it
 	// returns points at the start of that allocation of at least n bytes.
 	var sb strings.Builder
 	sb.Grow(n)
 	sb.WriteByte(0)
-	s := sb.String()
-	buf := unsafe.Slice(unsafe.StringData(s), n)
-	shift := int(-uintptr(unsafe.Pointer(unsafe.StringData(s))) & (alignment - 1))
-	return buf[shift : shift+size : shift+size]
+	return unsafe.Slice(unsafe.StringData(sb.String()), n)
 }
 
 // Reallocate returns size bytes that start with b's, reusing b when it
