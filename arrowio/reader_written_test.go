@@ -155,7 +155,11 @@ func TestCorpusFullyWritten(t *testing.T) {
 			if size := decodedSize(path, rel); size > maxCorpusPage {
 				t.Skipf("decodes to %d MiB: four reads would take a minute, and its types are in smaller files", size>>20)
 			}
-			for _, batch := range []int{0, 100} {
+			batchSizes := []int{0, 100}
+			if testing.Short() {
+				batchSizes = batchSizes[:1]
+			}
+			for _, batch := range batchSizes {
 				err := checkFullyWritten(t, fmt.Sprintf("batch %d", batch), func(mem memory.Allocator) (arrow.Table, error) {
 					opts := ReadOptions{Allocator: mem, BatchSize: batch}
 					if len(corpus.EncryptionKeys(rel)) > 0 {
