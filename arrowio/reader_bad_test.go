@@ -19,7 +19,10 @@ import (
 // readAll opens file and reads every row group with every column it can
 // project (flat top-level columns; nested ones wait for the nested-data
 // reader), returning the first error. It must never panic.
-func readAll(file []byte, mem memory.Allocator) (rows int64, err error) {
+//
+// With chunkReads the reader reads each column chunk when its column
+// decodes, as OpenFile's reader does, rather than a row group's at once.
+func readAll(file []byte, mem memory.Allocator, chunkReads bool) (rows int64, err error) {
 	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: true})
 	if errors.Is(err, ErrUnsupported) {
 		// Retry with the columns this reader supports today.
@@ -40,6 +43,7 @@ func readAll(file []byte, mem memory.Allocator) (rows int64, err error) {
 		return 0, err
 	}
 	defer rd.Close()
+	rd.chunkReads = chunkReads
 	tbl, err := rd.ReadTable(context.Background())
 	if err != nil {
 		return 0, err
@@ -69,7 +73,10 @@ func TestBadData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, err := readAll(b, mem)
+			rows, err := readAll(b, mem, false)
+			if _, cerr := readAll(b, mem, true); (cerr == nil) != (err == nil) {
+				t.Errorf("read a chunk at a time: %v, a row group at a time: %v", cerr, err)
+			}
 			if why, ok := accept[name]; ok {
 				if err != nil {
 					t.Errorf("%s should read (%s): %v", name, why, err)
