@@ -107,7 +107,7 @@ func (r *nestedReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.cols[i] = levels.Column{Def: def, Rep: rep, Values: vals}
+		r.cols[i] = levels.Column{Def: def, Rep: rep, Values: vals, Owned: true}
 	}
 	arr, err := r.asm.Assemble(r.mem, n, r.cols)
 	if err != nil {

@@ -24,6 +24,12 @@ type Column struct {
 	// level is the leaf's DefLevel, in order and without nulls, as an
 	// array of the leaf's type.
 	Values arrow.Array
+	// Owned says the caller gives Values up: nothing else refers to its
+	// buffers, and after Assemble the caller only releases it. Assemble
+	// may then spread the values over the leaf's slots, nulls included,
+	// inside Values's own buffers when their capacity holds every slot,
+	// instead of copying them into new ones.
+	Owned bool
 }
 
 // Assembler builds the Arrow arrays of one nested field from the levels
@@ -225,7 +231,8 @@ func (a *Assembler) finish(mem memory.Allocator, p *plan, slots int, cols []Colu
 		defer releaseAll(kids)
 		return array.NewData(p.Type, slots, []*memory.Buffer{validity}, kids, nulls, 0), nil
 	}
-	return leafData(mem, p, cols[p.Column].Values, slots, validity, nulls)
+	c := &cols[p.Column]
+	return leafData(mem, p, c.Values, c.Owned, slots, validity, nulls)
 }
 
 // children builds p's children of slots slots each.

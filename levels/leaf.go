@@ -15,8 +15,9 @@ import (
 
 // leafData builds leaf p's array of slots slots from its dense values:
 // the values array itself when no slot is null, otherwise the values
-// spread over the valid slots of validity.
-func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, validity *memory.Buffer, nulls int) (arrow.ArrayData, error) {
+// spread over the valid slots of validity. When owned (see Column.Owned)
+// the spread happens inside the values' own buffer if it has the room.
+func leafData(mem memory.Allocator, p *plan, dense arrow.Array, owned bool, slots int, validity *memory.Buffer, nulls int) (arrow.ArrayData, error) {
 	if dense.Len() != slots-nulls {
 		return nil, fmt.Errorf("%w: leaf %q has %d values for %d present slots", ErrCorrupt, p.Name, dense.Len(), slots-nulls)
 	}
@@ -39,12 +40,30 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, valid
 	valid := validity.Bytes()
 	bufs := src.Buffers()
 	off := src.Offset()
+	// spreadTo returns the buffer of n bytes the spread writes: bufs[1]
+	// itself, lengthened, when it may be reused and has the room (the
+	// dense values are then its prefix), else a new buffer.
+	spreadTo := func(n int) *memory.Buffer {
+		if owned && off == 0 && bufs[1].Cap() >= n {
+			bufs[1].ResizeNoShrink(n)
+			bufs[1].Retain()
+			return bufs[1]
+		}
+		b := memory.NewResizableBuffer(mem)
+		b.Resize(n)
+		return b
+	}
 	switch p.layout {
 	case layoutBool:
-		vals := memory.NewResizableBuffer(mem)
+		vals := spreadTo(int(bitutil.BytesForBits(int64(slots))))
 		defer vals.Release()
-		vals.Resize(int(bitutil.BytesForBits(int64(slots))))
-		spreadBits(vals.Bytes(), bufs[1].Bytes(), off, valid, slots)
+		if vals == bufs[1] {
+			if _, err := kernels.SpreadBits(vals.Bytes(), 0, slots, valid); err != nil {
+				return nil, fmt.Errorf("%w: leaf %q: %w", ErrCorrupt, p.Name, err)
+			}
+		} else {
+			spreadBits(vals.Bytes(), bufs[1].Bytes(), off, valid, slots)
+		}
 		kernels.ClearBitsFrom(vals.Bytes(), slots)
 		return array.NewData(p.Type, slots, []*memory.Buffer{validity, vals}, nil, nulls, 0), nil
 	case layoutBinary32, layoutBinary64:
@@ -52,16 +71,14 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, valid
 		if p.layout == layoutBinary64 {
 			w = 8
 		}
-		offs := memory.NewResizableBuffer(mem)
+		from := bufs[1].Bytes()[off*w : (off+dense.Len()+1)*w]
+		offs := spreadTo(w * (slots + 1))
 		defer offs.Release()
-		offs.Resize(w * (slots + 1))
 		var err error
 		if w == 4 {
-			_, err = kernels.SpreadOffsets(arrow.Int32Traits.CastFromBytes(offs.Bytes()),
-				arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[off:off+dense.Len()+1], valid, 0)
+			_, err = kernels.SpreadOffsets(castBytes[int32](offs.Bytes()), castBytes[int32](from), valid, 0)
 		} else {
-			_, err = kernels.SpreadOffsets(arrow.Int64Traits.CastFromBytes(offs.Bytes()),
-				arrow.Int64Traits.CastFromBytes(bufs[1].Bytes())[off:off+dense.Len()+1], valid, 0)
+			_, err = kernels.SpreadOffsets(castBytes[int64](offs.Bytes()), castBytes[int64](from), valid, 0)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: leaf %q: %w", ErrCorrupt, p.Name, err)
@@ -69,10 +86,10 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, slots int, valid
 		return array.NewData(p.Type, slots, []*memory.Buffer{validity, offs, bufs[2]}, nil, nulls, 0), nil
 	}
 	w := p.width
-	vals := memory.NewResizableBuffer(mem)
+	from := bufs[1].Bytes()[off*w : (off+dense.Len())*w]
+	vals := spreadTo(w * slots)
 	defer vals.Release()
-	vals.Resize(w * slots)
-	dst, from := vals.Bytes(), bufs[1].Bytes()[off*w:(off+dense.Len())*w]
+	dst := vals.Bytes()
 	var err error
 	switch w {
 	case 1:
@@ -102,14 +119,15 @@ func spreadAs[T any](dst, src []byte, valid []byte) error {
 	return err
 }
 
-// spreadWide spreads values of w bytes, a width no Go type has.
+// spreadWide spreads values of w bytes, a width no Go type has. It walks
+// from the end, so src may be dst's own prefix.
 func spreadWide(dst, src []byte, w int, valid []byte, slots int) {
-	j := 0
-	for i := range slots {
+	j := len(src) / w
+	for i := slots - 1; i >= 0; i-- {
 		d := dst[i*w : i*w+w]
 		if bitutil.BitIsSet(valid, i) {
+			j--
 			copy(d, src[j*w:j*w+w])
-			j++
 		} else {
 			clear(d)
 		}
