@@ -157,6 +157,10 @@ func (o *colOut) growData(extra int) []byte {
 	return o.data.Bytes()
 }
 
+// dataRoom returns the bytes of binary data that fit after dataLen
+// without growing the buffer (keeping dataSlack spare).
+func (o *colOut) dataRoom() int { return max(o.data.Cap()-o.dataLen-dataSlack, 0) }
+
 // dataSlack is the room past the data of a binary colOut that the
 // byte-array kernels may overwrite: the most any of them writes past its
 // last value (kernels.GatherSlack; the plain and delta decoders write 16).

@@ -142,21 +142,54 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 	return out.finish(), nil
 }
 
-// dataBound returns the chunk's uncompressed size as a bound of its value
-// bytes, or 0 (no estimate) when the values may expand past it, so that
-// their data buffer is better sized from the first page's values (see
-// colOut.growDataFor) than grown from a short first guess: values sharing
-// prefixes in DELTA_BYTE_ARRAY pages, and values repeated through a
-// dictionary when encoding_stats shows only dictionary-encoded data pages.
-// A dictionary chunk without that proof keeps the uncompressed size as a
-// first guess: one that falls back to PLAIN would otherwise size its buffer
-// from the dictionary-encoded first page and reallocate it (measured: +20%
-// peak heap on lineitem).
+// dataBound returns a bound of the chunk's value bytes, or 0 (no
+// estimate) when it has none. The exact size comes from the chunk's size
+// statistics when the writer gave them. Otherwise the uncompressed size
+// bounds the data of PLAIN pages, less the 4-byte length of each present
+// value when the statistics count the nulls. Both get a sixteenth spare,
+// as the batches of a chunk do not all hold the same share of its data
+// and one that outgrows its estimate copies its data to a larger buffer.
+// Values may expand past the uncompressed size when they share prefixes
+// in DELTA_BYTE_ARRAY pages or repeat through a dictionary: with those,
+// or when encoding_stats shows only dictionary-encoded data pages, there
+// is no estimate, so that the data buffer is better sized from the first
+// page's values (see colOut.growDataFor) than grown from a short first
+// guess. A dictionary chunk without that proof keeps the uncompressed
+// size as a first guess: one that falls back to PLAIN would otherwise
+// size its buffer from the dictionary-encoded first page and reallocate
+// it (measured: +20% peak heap on lineitem).
 func dataBound(md *footer.ColumnMetaData) int64 {
+	if ss := md.SizeStatistics; ss != nil {
+		if b, ok := ss.UnencodedByteArrayDataBytes.Get(); ok && b >= 0 && b < 1<<56 {
+			return b + b/16
+		}
+	}
 	if slices.Contains(md.Encodings, footer.EncodingDeltaByteArray) || dictionaryOnly(md) {
 		return 0
 	}
-	return md.TotalUncompressedSize
+	size := md.TotalUncompressedSize
+	if st := md.Statistics; st != nil && valuesPlain(md) {
+		if nulls, ok := st.NullCount.Get(); ok && nulls >= 0 && nulls <= md.NumValues {
+			data := max(size-4*(md.NumValues-nulls), 0)
+			return min(size, data+data/16)
+		}
+	}
+	return size
+}
+
+// valuesPlain reports whether the chunk's values are all PLAIN encoded: no
+// dictionary page, and no value encoding but PLAIN among its encodings
+// (RLE and BIT_PACKED there are levels).
+func valuesPlain(md *footer.ColumnMetaData) bool {
+	if d, ok := md.DictionaryPageOffset.Get(); ok && d > 0 {
+		return false
+	}
+	for _, e := range md.Encodings {
+		if e != footer.EncodingPlain && e != footer.EncodingRLE && e != footer.EncodingBitPacked {
+			return false
+		}
+	}
+	return true
 }
 
 // dataHint estimates the value bytes n rows of a byte-array leaf take:

@@ -2,6 +2,7 @@ package arrowio
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/quiverio/quiver/footer"
@@ -139,10 +140,23 @@ type plainBinary[O int32 | int64] struct{ src []byte }
 func (d *plainBinary[O]) start(src []byte, _ int) error { d.src = src; return nil }
 
 func (d *plainBinary[O]) next(out *colOut, at, k int) error {
-	// The values take at most the bytes left in the page.
-	data := out.growData(len(d.src))
 	offsets := offsetsOf[O](out)[at : at+k+1]
+	// The k values take at most the page's bytes left less their 4-byte
+	// lengths. They are first decoded into the room the buffer has, which
+	// the batch's estimate (leafReader.dataHint) makes enough as a rule:
+	// asking for that bound instead would grow the buffer for every batch
+	// that ends inside a page. Should the room run short, the values'
+	// exact size is summed and the buffer grown to it at the batch's rate.
+	bound := max(len(d.src)-4*k, 0)
+	data := out.growData(min(bound, out.dataRoom()))
 	n, used, err := kernels.PlainByteArray(offsets, data, d.src)
+	if errors.Is(err, kernels.ErrShortBuffer) {
+		var size int
+		if size, err = kernels.PlainByteArraySize(d.src, k); err != nil {
+			return err
+		}
+		n, used, err = kernels.PlainByteArray(offsets, out.growDataFor(size, at+k), d.src)
+	}
 	if err != nil {
 		return err
 	}

@@ -21,11 +21,18 @@ func FuzzPlainByteArray(f *testing.F) {
 		offsets[0] = 1
 		buf := make([]byte, 1+len(src))
 		dataLen, used, err := PlainByteArray(offsets, buf, src)
+		size, serr := PlainByteArraySize(src, n)
+		if (err == nil) != (serr == nil) {
+			t.Fatalf("decoding says %v, sizing says %v", err, serr)
+		}
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("error %v does not wrap ErrCorrupt", err)
+			if !errors.Is(err, ErrCorrupt) || !errors.Is(serr, ErrCorrupt) {
+				t.Fatalf("errors %v, %v do not wrap ErrCorrupt", err, serr)
 			}
 			return
+		}
+		if size != dataLen {
+			t.Fatalf("sized %d data bytes, decoded %d", size, dataLen)
 		}
 		checkOffsetsValid(t, offsets, 1, dataLen)
 		enc, err := AppendPlainByteArray(nil, offsets, buf)

@@ -56,6 +56,27 @@ func PlainByteArray[O Offset](offsets []O, data, src []byte) (dataLen, consumed 
 	return d - base, pos, nil
 }
 
+// PlainByteArraySize returns the data bytes of the first n PLAIN
+// BYTE_ARRAY values of src: the sum of their lengths, what
+// [PlainByteArray] needs for them past offsets[0]. A length or value cut
+// off by the end of src is an error wrapping [ErrCorrupt].
+func PlainByteArraySize(src []byte, n int) (int, error) {
+	size, pos := 0, 0
+	for i := range n {
+		if len(src)-pos < 4 {
+			return 0, fmt.Errorf("%w: plain byte array value %d: length truncated at byte %d of %d", ErrCorrupt, i, pos, len(src))
+		}
+		l := int(binary.LittleEndian.Uint32(src[pos:]))
+		pos += 4
+		if uint(l) > uint(len(src)-pos) {
+			return 0, fmt.Errorf("%w: plain byte array value %d: length %d at byte %d, %d bytes left", ErrCorrupt, i, l, pos-4, len(src)-pos)
+		}
+		pos += l
+		size += l
+	}
+	return size, nil
+}
+
 // AppendPlainByteArray appends the PLAIN encoding of the len(offsets)-1
 // values data[offsets[i]:offsets[i+1]] to dst and returns the extended
 // slice. Offsets that decrease or point outside data, or a value longer

@@ -51,6 +51,20 @@ func testPlainByteArrayOf[O Offset](t *testing.T) {
 			if !slices.Equal(offsets, wantOff) || !bytes.Equal(data[:len(wantData)], wantData) {
 				t.Fatalf("n=%d kind=%d: decoded values differ", n, kind)
 			}
+			// Sizing any prefix of the values sums their lengths.
+			for _, k := range []int{0, n / 3, n} {
+				if size, err := PlainByteArraySize(src, k); err != nil || size != int(wantOff[k])-base {
+					t.Fatalf("n=%d kind=%d: size of %d values is %d (%v), want %d", n, kind, k, size, err, int(wantOff[k])-base)
+				}
+			}
+			// Data short of the values by one byte says so, where the
+			// size says to grow it.
+			if size := len(wantData) - base; size > 0 {
+				short := make([]byte, base+size-1)
+				if _, _, err := PlainByteArray(offsets, short, src); !errors.Is(err, ErrShortBuffer) {
+					t.Fatalf("n=%d kind=%d: data one byte short: %v", n, kind, err)
+				}
+			}
 			// A data slice that ends at the last value leaves the last
 			// values to the checked path; the result is the same.
 			exact := make([]byte, len(wantData))
@@ -62,11 +76,14 @@ func testPlainByteArrayOf[O Offset](t *testing.T) {
 			if err != nil || !bytes.Equal(enc, src[:len(src)-3]) {
 				t.Fatalf("n=%d kind=%d: encoding differs, %v", n, kind, err)
 			}
-			// Every truncation is corrupt.
+			// Every truncation is corrupt, to decode and to size.
 			if n > 0 && n < 40 {
 				for cut := range len(src) - 3 {
 					if _, _, err := PlainByteArray(offsets, data, src[:cut]); !errors.Is(err, ErrCorrupt) {
 						t.Fatalf("n=%d kind=%d cut=%d: %v", n, kind, cut, err)
+					}
+					if _, err := PlainByteArraySize(src[:cut], n); !errors.Is(err, ErrCorrupt) {
+						t.Fatalf("n=%d kind=%d cut=%d: sizing: %v", n, kind, cut, err)
 					}
 				}
 			}
