@@ -22,7 +22,7 @@ func TestShredAssembleRoundTrip(t *testing.T) {
 	}
 	forRandomArrays(t, 1, cases, 40, func(t *testing.T, mem memory.Allocator, c int, f arrow.Field, ins []arrow.Array) {
 		for _, in := range ins {
-			roundTrip(t, mem, planFor(f), in)
+			roundTrip(t, mem, planFor(f), in, false)
 		}
 	})
 }
@@ -51,7 +51,10 @@ func forRandomArrays(t *testing.T, stream uint64, cases, maxLen int,
 }
 
 // roundTrip shreds in with plan root, assembles the columns and compares.
-func roundTrip(t *testing.T, mem memory.Allocator, root *Node, in arrow.Array) {
+// With owned, the columns assembled are owned copies (Column.Owned) with
+// room for every slot, and each must be spread in place: its values
+// buffer must be the result's.
+func roundTrip(t *testing.T, mem memory.Allocator, root *Node, in arrow.Array, owned bool) {
 	t.Helper()
 	sh, err := NewShredder(root)
 	if err != nil {
@@ -64,6 +67,9 @@ func roundTrip(t *testing.T, mem memory.Allocator, root *Node, in arrow.Array) {
 	cols, err := sh.Shred(mem, in)
 	if err != nil {
 		t.Fatalf("shred: %v", err)
+	}
+	if owned {
+		cols = ownedCopies(t, mem, cols)
 	}
 	defer releaseColumns(cols)
 	for i, c := range cols {
@@ -79,6 +85,9 @@ func roundTrip(t *testing.T, mem memory.Allocator, root *Node, in arrow.Array) {
 	}
 	if !array.Equal(in, out) {
 		t.Fatalf("round trip differs:\n in: %v\nout: %v", in, out)
+	}
+	if owned {
+		checkSpreadInPlace(t, out, cols)
 	}
 }
 
