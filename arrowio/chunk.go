@@ -3,6 +3,7 @@ package arrowio
 import (
 	"fmt"
 	"hash/crc32"
+	"io"
 
 	"github.com/quiverio/quiver/footer"
 )
@@ -38,18 +39,32 @@ type rawPage struct {
 	header  footer.PageHeader
 	offset  int64  // file offset of the page header
 	payload []byte // compressed_page_size bytes after the header
+	// more counts the payload's bytes not in payload yet, which follow
+	// it at file offset moreOff: a page larger than the window of a chunk
+	// read from the file comes with its first bytes only (see
+	// pageIterator.nextFromFile). It is 0 for a chunk held in memory.
+	more    int
+	moreOff int64
 }
 
-// pageIterator walks the pages of one column chunk held in memory.
+// pageIterator walks the pages of one column chunk held in memory, or
+// read from the file as it goes (see attachFile).
 type pageIterator struct {
-	data      []byte // the chunk's bytes
+	data      []byte // the chunk's bytes, or the window of a chunk read from the file
 	base      int64  // file offset of data[0]
-	pos       int
-	ordinal   int // index of the next page within the chunk
+	pos       int    // offset in data of the next page of a chunk in memory
+	ordinal   int    // index of the next page within the chunk
 	verifyCRC bool
 	crypt     *pageCrypt // the chunk's decryption, nil for plaintext chunks
 	// store holds the nested structs of the current page's header.
 	store footer.PageHeaderStore
+	// For a chunk read from the file: the file, the chunk's range
+	// [chunkStart, end), the file offset of the next page, and the
+	// window's pooled buffer and size.
+	src                 io.ReaderAt
+	chunkStart, at, end int64
+	window              []byte
+	windowSize          int
 }
 
 // next parses the next page header and slices its payload. It returns
@@ -57,6 +72,9 @@ type pageIterator struct {
 // that runs past the chunk, or (with CRC verification on) a checksum
 // mismatch is an error wrapping ErrCorrupt.
 func (it *pageIterator) next() (p rawPage, ok bool, err error) {
+	if it.src != nil {
+		return it.nextFromFile()
+	}
 	if it.pos >= len(it.data) {
 		return p, false, nil
 	}

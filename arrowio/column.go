@@ -44,6 +44,9 @@ type leafReader struct {
 	msbDefs, msbScratch []int16
 	values              valueDecoder
 	started             bool // values.start ran for the current page
+	// placed decodes a page whose values are read straight from the file
+	// (see startPlacedPage).
+	placed filePlain
 	// pageValues and pageCount are the current page's values section and
 	// level count, for starting its value decoder.
 	pageValues []byte
@@ -106,10 +109,11 @@ func (l *leafReader) corrupt(err error) error {
 	if errors.Is(err, kernels.ErrOffsetOverflow) {
 		err = fmt.Errorf("%w: %w; read the column as large_string/large_binary (SchemaOptions.Strings) or in smaller batches", ErrUnsupported, err)
 	}
+	var fe *fileReadError
 	switch {
 	case errors.As(err, &ce):
 		return err
-	case errors.Is(err, ErrUnsupported):
+	case errors.Is(err, ErrUnsupported), errors.As(err, &fe):
 		return fmt.Errorf("row group %d, column %q, page %d: %w", l.rowGroup, l.node.DottedPath(), l.page, err)
 	}
 	return &CorruptError{Offset: l.pageOff, RowGroup: l.rowGroup, Column: l.node.DottedPath(), Page: l.page, Err: err}
@@ -121,7 +125,7 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
 	}
 	out := &l.out
-	out.init(l.mem, &l.t, n, batchSlots(n, len(l.pages.data)), l.node.MaxDef > 0, l.dataHint(n))
+	out.init(l.mem, &l.t, n, batchSlots(n, l.pages.chunkBytes()), l.node.MaxDef > 0, l.dataHint(n))
 	err := l.fill(out, n)
 	if err == nil && l.t.kind == dictTarget {
 		// The chunk's dictionary page comes before its data pages, so
@@ -202,7 +206,7 @@ func (l *leafReader) dataHint(n int) int {
 		return 0
 	}
 	share := float64(l.uncompressed) / float64(l.totalRows) * float64(n)
-	return int(min(share, 64*float64(len(l.pages.data)), 1<<31))
+	return int(min(share, 64*float64(l.pages.chunkBytes()), 1<<31))
 }
 
 // fill decodes n rows into out, crossing pages as needed.
@@ -273,12 +277,28 @@ func (l *leafReader) nextPage() error {
 		}
 		switch p.header.Type {
 		case footer.PageTypeDictionary:
+			if err := l.pages.materialize(&p); err != nil {
+				return err
+			}
 			if err := l.readDictionary(&p); err != nil {
 				return err
 			}
 		case footer.PageTypeData, footer.PageTypeDataV2:
-			if err := l.startDataPage(&p); err != nil {
-				return err
+			placed := false
+			if p.more > 0 {
+				if placed, err = l.startPlacedPage(&p); err != nil {
+					return err
+				}
+				if !placed {
+					if err := l.pages.materialize(&p); err != nil {
+						return err
+					}
+				}
+			}
+			if !placed {
+				if err := l.startDataPage(&p); err != nil {
+					return err
+				}
 			}
 			if l.left > 0 {
 				return nil
@@ -323,6 +343,7 @@ func (l *leafReader) release() {
 // buffers on instead of each holding its own until the group ends.
 func (l *leafReader) releaseBuffers() {
 	putBytes(l.chunkBuf)
+	l.pages.releaseWindow()
 	l.chunkBuf, l.pages.data = nil, nil
 	putBytes(l.pageBuf)
 	putBytes(bytesOf(l.idx))
@@ -375,6 +396,12 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 	if err != nil {
 		return err
 	}
+	return l.usePage(dp, nil)
+}
+
+// usePage prepares the levels and values of data page dp. vd decodes its
+// values, or nil for the leaf's decoder of the page's encoding.
+func (l *leafReader) usePage(dp dataPage, vd valueDecoder) error {
 	if int64(dp.numValues) > l.rows {
 		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", ErrCorrupt, dp.numValues, l.rows)
 	}
@@ -397,8 +424,11 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 		}
 	}
 	if l.t.kind != nullTarget {
-		vd := l.decoders.get(dp.encoding)
 		if vd == nil {
+			vd = l.decoders.get(dp.encoding)
+		}
+		if vd == nil {
+			var err error
 			if l.t.kind == dictTarget {
 				vd, err = newDictValueDecoder(dp.encoding, &l.t, l.dict, &l.idx)
 			} else {

@@ -228,7 +228,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	if err != nil {
 		return nil, err
 	}
-	if lr, ok := l.(*leafReader); ok && rows < n && (lr.left != 0 || lr.pages.pos < len(lr.pages.data)) {
+	if lr, ok := l.(*leafReader); ok && rows < n && (lr.left != 0 || !lr.pages.exhausted()) {
 		arr.Release()
 		return nil, &CorruptError{Offset: chunks[0].base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", ErrCorrupt)}

@@ -137,7 +137,7 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 				return 0, err
 			}
 			values, done = values+k, len(l.def)
-			if rows == n && (int64(n) == l.rows && l.levelsLeft <= 0 || l.pages.pos >= len(l.pages.data)) {
+			if rows == n && (int64(n) == l.rows && l.levelsLeft <= 0 || l.pages.exhausted()) {
 				// The row group's last row ends with the chunk's last
 				// level (pages past the chunk's declared levels are not
 				// read: a padded chunk may hold the next chunk's).
@@ -251,7 +251,7 @@ func (l *nestedLeaf) valueHint(n int) int {
 	if l.totalRows > 0 && l.chunkLevels > 0 {
 		est = float64(l.chunkLevels) / float64(l.totalRows) * float64(n)
 	}
-	return int(min(est, 64*float64(len(l.pages.data)), 1<<26))
+	return int(min(est, 64*float64(l.pages.chunkBytes()), 1<<26))
 }
 
 // nextPage reads pages until the next data page and prepares its levels

@@ -29,7 +29,9 @@ func levelWidth(max int16) uint { return uint(bits.Len16(uint16(max))) }
 // splitDataPage decompresses p (a DATA_PAGE or DATA_PAGE_V2) with d into
 // buf when its codec needs it and splits it into sections for a leaf with
 // the given maximum levels. buf is reused storage with enough capacity for
-// the page; the result may alias p.payload or buf.
+// the page; the result may alias p.payload or buf. An uncompressed page
+// may come with only its first bytes (p.more > 0): its values section is
+// then the part of them past the levels.
 func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, buf []byte, maxDef, maxRep int16) (dataPage, error) {
 	h := &p.header
 	switch h.Type {
@@ -41,7 +43,7 @@ func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, b
 		if dh.NumValues < 0 {
 			return dataPage{}, fmt.Errorf("%w: data page declares %d values", ErrCorrupt, dh.NumValues)
 		}
-		body, err := d.decompress(codec, buf, p.payload, int(h.UncompressedPageSize))
+		body, err := d.decompress(codec, buf, p.payload, int(h.UncompressedPageSize)-p.more)
 		if err != nil {
 			return dataPage{}, err
 		}
@@ -84,7 +86,7 @@ func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, b
 			defLevels:     p.payload[rl : rl+dl],
 		}
 		values := p.payload[rl+dl:]
-		size := int(h.UncompressedPageSize) - rl - dl
+		size := int(h.UncompressedPageSize) - rl - dl - p.more
 		if compressed, ok := dh.IsCompressed.Get(); ok && !compressed {
 			codec = footer.CodecUncompressed
 		}

@@ -39,6 +39,9 @@ type Reader struct {
 	// row group's projection when the group opens (see group.load): set
 	// for the local files OpenFile reads with ReadAt.
 	chunkReads bool
+	// window is the window size of chunks read page by page (see
+	// pageIterator.attachFile); 0 for pageWindow. Tests shrink it.
+	window int
 	// filter is ReadOptions.Filter bound to the file, nil without one
 	// (filter.go).
 	filter *rowFilter

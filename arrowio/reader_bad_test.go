@@ -16,14 +16,24 @@ import (
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
+// readMode is how readAll reads a file.
+type readMode struct {
+	// chunkReads reads each column chunk when its column decodes, as
+	// OpenFile's reader does, rather than a row group's at once.
+	chunkReads bool
+	// window is the window of chunks read page by page (with chunkReads
+	// and noCRC; 0 for pageWindow).
+	window int
+	// noCRC skips page CRC verification, which reading page by page needs.
+	noCRC bool
+}
+
 // readAll opens file and reads every row group with every column it can
 // project (flat top-level columns; nested ones wait for the nested-data
 // reader), returning the first error. It must never panic.
-//
-// With chunkReads the reader reads each column chunk when its column
-// decodes, as OpenFile's reader does, rather than a row group's at once.
-func readAll(file []byte, mem memory.Allocator, chunkReads bool) (rows int64, err error) {
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: true})
+func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err error) {
+	opts := ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: !m.noCRC}
+	rd, err := Open(bytes.NewReader(file), int64(len(file)), opts)
 	if errors.Is(err, ErrUnsupported) {
 		// Retry with the columns this reader supports today.
 		var cols []string
@@ -37,13 +47,14 @@ func readAll(file []byte, mem memory.Allocator, chunkReads bool) (rows int64, er
 		if len(cols) == 0 {
 			return 0, err
 		}
-		rd, err = Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: true, Columns: cols})
+		opts.Columns = cols
+		rd, err = Open(bytes.NewReader(file), int64(len(file)), opts)
 	}
 	if err != nil {
 		return 0, err
 	}
 	defer rd.Close()
-	rd.chunkReads = chunkReads
+	rd.chunkReads, rd.window = m.chunkReads, m.window
 	tbl, err := rd.ReadTable(context.Background())
 	if err != nil {
 		return 0, err
@@ -73,10 +84,7 @@ func TestBadData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, err := readAll(b, mem, false)
-			if _, cerr := readAll(b, mem, true); (cerr == nil) != (err == nil) {
-				t.Errorf("read a chunk at a time: %v, a row group at a time: %v", cerr, err)
-			}
+			rows, err := readEveryWay(t, b, mem)
 			if why, ok := accept[name]; ok {
 				if err != nil {
 					t.Errorf("%s should read (%s): %v", name, why, err)
@@ -93,6 +101,24 @@ func TestBadData(t *testing.T) {
 			t.Logf("%v", err)
 		})
 	}
+}
+
+// readEveryWay reads file a row group at a time, a chunk at a time, and
+// page by page with a 40-byte window (which page headers and pages
+// outgrow), and fails t unless the ways that verify CRCs agree on
+// whether the file reads, and the ways that do not too. It returns the
+// first way's result.
+func readEveryWay(t testing.TB, file []byte, mem memory.Allocator) (rows int64, err error) {
+	t.Helper()
+	rows, err = readAll(file, mem, readMode{})
+	if _, cerr := readAll(file, mem, readMode{chunkReads: true}); (cerr == nil) != (err == nil) {
+		t.Errorf("read a chunk at a time: %v, a row group at a time: %v", cerr, err)
+	}
+	_, gerr := readAll(file, mem, readMode{noCRC: true})
+	if _, perr := readAll(file, mem, readMode{chunkReads: true, window: 40, noCRC: true}); (perr == nil) != (gerr == nil) {
+		t.Errorf("without CRC checks, read page by page: %v, a row group at a time: %v", perr, gerr)
+	}
+	return rows, err
 }
 
 // isFileError reports whether err blames the file.

@@ -134,7 +134,7 @@ func TestRoundTripFromPqarrow(t *testing.T) {
 	}
 }
 
-// checkReadsBack reads file with quiver both ways and compares with want.
+// checkReadsBack reads file with quiver every way and compares with want.
 func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBatch, mem memory.Allocator, rng *rand.Rand) {
 	t.Helper()
 	ctx := context.Background()
@@ -152,14 +152,23 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 		t.Fatalf("%s: ReadTable: %v", desc, err)
 	}
 	defer tbl.Release()
-	for i := range int(tbl.NumCols()) {
-		got := tbl.Column(i).Data()
-		wantCol := arrow.NewChunked(want.Column(i).DataType(), []arrow.Array{want.Column(i)})
-		if !array.ChunkedApproxEqual(got, wantCol, array.WithNaNsEqual(true), array.WithAbsTolerance(0)) {
-			t.Errorf("%s: ReadTable column %d (%s) differs", desc, i, want.Schema().Field(i).Type)
-		}
-		wantCol.Release()
+	checkTable(t, desc+": ReadTable", tbl, want)
+
+	// Page by page, as OpenFile reads local files: chunks of values that
+	// need no decoding go from the file straight into their arrays,
+	// through a window small enough for pages and headers to outgrow it.
+	pr, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: 1 + rng.IntN(700)})
+	if err != nil {
+		t.Fatalf("%s: open: %v", desc, err)
 	}
+	defer pr.Close()
+	pr.chunkReads, pr.window = true, 1+rng.IntN(300)
+	ptbl, err := readAllBatches(pr)
+	if err != nil {
+		t.Fatalf("%s: read page by page: %v", desc, err)
+	}
+	defer ptbl.Release()
+	checkTable(t, fmt.Sprintf("%s: read page by page, window %d", desc, pr.window), ptbl, want)
 	rr, err := rd.RecordReader(ctx)
 	if err != nil {
 		t.Fatalf("%s: RecordReader: %v", desc, err)

@@ -37,6 +37,7 @@ type group struct {
 	// column the byte ranges of its leaves' chunks, until load reads them.
 	src     io.ReaderAt
 	pending [][]byteRange
+	window  int // Reader.window
 	// filtered holds the rows of a filtered read (filter.go), which read
 	// slices from pos on; nil without a filter.
 	filtered arrow.RecordBatch
@@ -100,7 +101,7 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]columnReader, len(r.cols)), mapped: r.mapped}
 	bufs := make([][]byte, len(chunks)) // nil until load, with chunkReads
 	if r.chunkReads && r.mapped == nil {
-		g.src, g.pending = r.r, make([][]byteRange, len(r.cols))
+		g.src, g.pending, g.window = r.r, make([][]byteRange, len(r.cols)), r.window
 	} else if bufs, err = r.readRanges(ctx, chunks, &g.buffers); err != nil {
 		g.release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
@@ -141,13 +142,20 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 // (and returns once it has decoded them). A local file's chunk is then
 // decoded while the read left it in the processor's caches, and the
 // columns of a row group pass the same few buffers on, where reading the
-// whole projection up front went through memory twice.
+// whole projection up front went through memory twice. A flat column
+// whose values need no decoding (leafReader.readsFromFile) instead reads
+// its chunk page by page as it decodes, its values straight into their
+// Arrow buffer.
 func (g *group) load(c int) error {
 	if g.pending == nil || g.pending[c] == nil {
 		return nil
 	}
 	ranges := g.pending[c]
 	g.pending[c] = nil
+	if l, ok := g.leaves[c].(*leafReader); ok && l.readsFromFile() {
+		l.pages.attachFile(g.src, ranges[0].start, ranges[0].end, g.window)
+		return nil
+	}
 	bufs := make([][]byte, len(ranges))
 	for k, rg := range ranges {
 		bufs[k] = getBytes(int(rg.end - rg.start))
