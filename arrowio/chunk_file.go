@@ -162,11 +162,12 @@ func (it *pageIterator) releaseWindow() {
 }
 
 // readsFromFile reports whether the leaf decodes its chunk as
-// attachFile reads it: a plaintext, uncompressed chunk of values copied
-// as they are into Arrow (no conversion), without CRC verification,
-// which needs each page whole. Other chunks are read whole.
+// attachFile reads it: a plaintext, uncompressed chunk of PLAIN values
+// copied as they are into Arrow (no conversion), without CRC
+// verification, which needs each page whole. Other chunks are read whole:
+// their pages would all be materialized, a read each.
 func (l *leafReader) readsFromFile() bool {
-	return l.codec == footer.CodecUncompressed && l.pages.crypt == nil && !l.pages.verifyCRC &&
+	return l.plain && l.codec == footer.CodecUncompressed && l.pages.crypt == nil && !l.pages.verifyCRC &&
 		l.t.kind == fixedTarget && l.t.conv == nil && !l.t.varDecimal && l.t.physWidth == l.t.width
 }
 

@@ -56,6 +56,9 @@ type leafReader struct {
 	// totalRows and uncompressed are the chunk's rows and uncompressed
 	// bytes, for sizing byte-array data up front.
 	totalRows, uncompressed int64
+	// plain marks a chunk whose metadata lists PLAIN as its only value
+	// encoding (valuesPlain).
+	plain bool
 	// out holds the batch read decodes into, until finish builds its array.
 	out colOut
 	// chunkBuf is the chunk's pooled buffer when the leaf owns it (see
@@ -90,6 +93,7 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		rows:         rows,
 		totalRows:    rows,
 		uncompressed: dataBound(md),
+		plain:        valuesPlain(md),
 		pooled:       true,
 	}
 	return l, nil
