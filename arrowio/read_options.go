@@ -59,7 +59,10 @@ type ReadOptions struct {
 	// MemoryMap makes OpenFile map the file read-only into memory and read
 	// column chunks by slicing the mapping instead of copying them with
 	// ReadAt, which saves a copy of every chunk (most of the cost above
-	// decoding for uncompressed files) when the file is in the page cache;
+	// decoding for uncompressed files; without the mapping, uncompressed
+	// PLAIN fixed-width values are read from the file straight into their
+	// arrays, and only the kernel's copy remains) when the file is in the
+	// page cache;
 	// a file read from disk for the first time is read as its pages fault,
 	// which can be slower than ReadAt. Arrays never point into the
 	// mapping, so they stay valid after Close, which unmaps the file once
