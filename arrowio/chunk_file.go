@@ -167,8 +167,13 @@ func (it *pageIterator) releaseWindow() {
 // verification, which needs each page whole. Other chunks are read whole:
 // their pages would all be materialized, a read each.
 func (l *leafReader) readsFromFile() bool {
-	return l.plain && l.codec == footer.CodecUncompressed && l.pages.crypt == nil && !l.pages.verifyCRC &&
-		l.t.kind == fixedTarget && l.t.conv == nil && !l.t.varDecimal && l.t.physWidth == l.t.width
+	return l.plain && l.codec == footer.CodecUncompressed && l.pages.crypt == nil && !l.pages.verifyCRC && l.copiesValues()
+}
+
+// copiesValues reports whether the leaf's PLAIN values are its Arrow
+// values byte for byte: fixed width, no conversion.
+func (l *leafReader) copiesValues() bool {
+	return l.t.kind == fixedTarget && l.t.conv == nil && !l.t.varDecimal && l.t.physWidth == l.t.width
 }
 
 // startPlacedPage starts data page p, which nextFromFile returned with

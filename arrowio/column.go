@@ -45,8 +45,10 @@ type leafReader struct {
 	values              valueDecoder
 	started             bool // values.start ran for the current page
 	// placed decodes a page whose values are read straight from the file
-	// (see startPlacedPage).
-	placed filePlain
+	// (see startPlacedPage), inPlace one whose values are decompressed
+	// straight into the batch (see startDirectPage).
+	placed  filePlain
+	inPlace inPlace
 	// pageValues and pageCount are the current page's values section and
 	// level count, for starting its value decoder.
 	pageValues []byte
@@ -217,7 +219,7 @@ func (l *leafReader) dataHint(n int) int {
 func (l *leafReader) fill(out *colOut, n int) error {
 	for at := 0; at < n; {
 		if l.left == 0 {
-			if err := l.nextPage(); err != nil {
+			if err := l.nextPage(out, at, n); err != nil {
 				return err
 			}
 			continue
@@ -266,9 +268,10 @@ func (l *leafReader) fill(out *colOut, n int) error {
 }
 
 // nextPage reads pages until the next data page and prepares its levels and
-// values; dictionary pages on the way are decoded, index pages and pages
-// of unknown types are skipped.
-func (l *leafReader) nextPage() error {
+// values, which fill decodes into out from slot at of a batch of n slots;
+// dictionary pages on the way are decoded, index pages and pages of
+// unknown types are skipped.
+func (l *leafReader) nextPage(out *colOut, at, n int) error {
 	for {
 		p, ok, err := l.pages.next()
 		l.page = l.pages.ordinal - 1
@@ -288,27 +291,34 @@ func (l *leafReader) nextPage() error {
 				return err
 			}
 		case footer.PageTypeData, footer.PageTypeDataV2:
-			placed := false
-			if p.more > 0 {
-				if placed, err = l.startPlacedPage(&p); err != nil {
-					return err
-				}
-				if !placed {
-					if err := l.pages.materialize(&p); err != nil {
-						return err
-					}
-				}
-			}
-			if !placed {
-				if err := l.startDataPage(&p); err != nil {
-					return err
-				}
+			if err := l.startData(&p, out, at, n); err != nil {
+				return err
 			}
 			if l.left > 0 {
 				return nil
 			}
 		}
 	}
+}
+
+// startData starts data page p, whose values fill decodes into out from
+// slot at of a batch of n slots. Values that need no decoding go there
+// straight from the file (startPlacedPage) or from the decompressor
+// (startDirectPage) when they can; other pages are decompressed into the
+// page buffer and decoded from it.
+func (l *leafReader) startData(p *rawPage, out *colOut, at, n int) error {
+	if p.more > 0 {
+		if placed, err := l.startPlacedPage(p); placed || err != nil {
+			return err
+		}
+		if err := l.pages.materialize(p); err != nil {
+			return err
+		}
+	}
+	if direct, err := l.startDirectPage(p, out, at, n); direct || err != nil {
+		return err
+	}
+	return l.startDataPage(p)
 }
 
 // pageBuffer returns reusable storage for a page of n decompressed bytes,

@@ -19,7 +19,8 @@ type dataPage struct {
 	repLevels     []byte // the repetition level section without any length prefix
 	defLevels     []byte // the definition level section without any length prefix
 	values        []byte
-	// numNulls is the page header's null count for v2 pages, -1 for v1.
+	// numNulls is the page header's null count for v2 pages; v1 headers
+	// have none, and 0 stands for it.
 	numNulls int
 }
 
@@ -47,7 +48,7 @@ func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, b
 		if err != nil {
 			return dataPage{}, err
 		}
-		dp := dataPage{numValues: int(dh.NumValues), encoding: dh.Encoding, levelEncoding: footer.EncodingRLE, numNulls: -1}
+		dp := dataPage{numValues: int(dh.NumValues), encoding: dh.Encoding, levelEncoding: footer.EncodingRLE}
 		if maxRep > 0 {
 			dp.levelEncoding = dh.RepetitionLevelEncoding
 			if dp.repLevels, body, err = v1Levels(body, dh.RepetitionLevelEncoding, dp.numValues, maxRep, "repetition"); err != nil {
@@ -67,36 +68,46 @@ func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, b
 		dp.values = body
 		return dp, nil
 	case footer.PageTypeDataV2:
-		dh := h.DataPageHeaderV2
-		if dh == nil {
-			return dataPage{}, fmt.Errorf("%w: DATA_PAGE_V2 without data_page_header_v2", ErrCorrupt)
+		dp, values, err := splitV2Levels(p)
+		if err != nil {
+			return dataPage{}, err
 		}
-		rl, dl := int(dh.RepetitionLevelsByteLength), int(dh.DefinitionLevelsByteLength)
-		if dh.NumValues < 0 || dh.NumNulls < 0 || dh.NumNulls > dh.NumValues || dh.NumRows < 0 || rl < 0 || dl < 0 ||
-			rl+dl > len(p.payload) || rl+dl > int(h.UncompressedPageSize) {
-			return dataPage{}, fmt.Errorf("%w: data page v2 header: %d values, %d nulls, %d rows, level sections of %d and %d bytes in a page of %d (%d uncompressed)",
-				ErrCorrupt, dh.NumValues, dh.NumNulls, dh.NumRows, rl, dl, len(p.payload), h.UncompressedPageSize)
-		}
-		dp := dataPage{
-			numValues:     int(dh.NumValues),
-			numNulls:      int(dh.NumNulls),
-			encoding:      dh.Encoding,
-			levelEncoding: footer.EncodingRLE,
-			repLevels:     p.payload[:rl],
-			defLevels:     p.payload[rl : rl+dl],
-		}
-		values := p.payload[rl+dl:]
-		size := int(h.UncompressedPageSize) - rl - dl - p.more
-		if compressed, ok := dh.IsCompressed.Get(); ok && !compressed {
+		size := int(h.UncompressedPageSize) - (len(p.payload) - len(values)) - p.more
+		if compressed, ok := h.DataPageHeaderV2.IsCompressed.Get(); ok && !compressed {
 			codec = footer.CodecUncompressed
 		}
-		var err error
 		if dp.values, err = d.decompress(codec, buf, values, size); err != nil {
 			return dataPage{}, err
 		}
 		return dp, nil
 	}
 	return dataPage{}, fmt.Errorf("%w: page type %s is not a data page", ErrCorrupt, h.Type)
+}
+
+// splitV2Levels checks the header of data page v2 p and splits its level
+// sections, which are never compressed, off its values section (returned
+// as it is stored).
+func splitV2Levels(p *rawPage) (dp dataPage, values []byte, err error) {
+	h := &p.header
+	dh := h.DataPageHeaderV2
+	if dh == nil {
+		return dataPage{}, nil, fmt.Errorf("%w: DATA_PAGE_V2 without data_page_header_v2", ErrCorrupt)
+	}
+	rl, dl := int(dh.RepetitionLevelsByteLength), int(dh.DefinitionLevelsByteLength)
+	if dh.NumValues < 0 || dh.NumNulls < 0 || dh.NumNulls > dh.NumValues || dh.NumRows < 0 || rl < 0 || dl < 0 ||
+		rl+dl > len(p.payload) || rl+dl > int(h.UncompressedPageSize) {
+		return dataPage{}, nil, fmt.Errorf("%w: data page v2 header: %d values, %d nulls, %d rows, level sections of %d and %d bytes in a page of %d (%d uncompressed)",
+			ErrCorrupt, dh.NumValues, dh.NumNulls, dh.NumRows, rl, dl, len(p.payload), h.UncompressedPageSize)
+	}
+	dp = dataPage{
+		numValues:     int(dh.NumValues),
+		numNulls:      int(dh.NumNulls),
+		encoding:      dh.Encoding,
+		levelEncoding: footer.EncodingRLE,
+		repLevels:     p.payload[:rl],
+		defLevels:     p.payload[rl : rl+dl],
+	}
+	return dp, p.payload[rl+dl:], nil
 }
 
 // v1Levels cuts one level section off the front of a v1 page body: RLE

@@ -1,0 +1,71 @@
+package arrowio
+
+import (
+	"fmt"
+
+	"github.com/quiverio/quiver/footer"
+)
+
+// startDirectPage starts compressed data page p by decompressing its PLAIN
+// values straight into out's values buffer at slot at, where fill decodes
+// the page next, instead of into the page buffer to be copied from there.
+// That takes values that need no decoding (copiesValues) in a section
+// compressed on its own: every data page v2, and v1 pages of leaves
+// without levels. The page must fit the batch of n slots and out's
+// buffers as fill grows them. It reports false, having done nothing but
+// that growth, for any other page, and for pages whose header does not
+// add up, which the page buffer's path then reports.
+func (l *leafReader) startDirectPage(p *rawPage, out *colOut, at, n int) (bool, error) {
+	if l.codec == footer.CodecUncompressed || p.more > 0 || !l.copiesValues() {
+		return false, nil
+	}
+	h := &p.header
+	var dp dataPage
+	values, size := p.payload, int(h.UncompressedPageSize)
+	switch {
+	case h.Type == footer.PageTypeData && h.DataPageHeader != nil && l.node.MaxDef == 0 && l.node.MaxRep == 0:
+		dh := h.DataPageHeader
+		dp = dataPage{numValues: int(dh.NumValues), encoding: dh.Encoding, levelEncoding: footer.EncodingRLE}
+	case h.Type == footer.PageTypeDataV2:
+		if compressed, ok := h.DataPageHeaderV2.IsCompressed.Get(); ok && !compressed {
+			return false, nil
+		}
+		var err error
+		if dp, values, err = splitV2Levels(p); err != nil {
+			return false, nil
+		}
+		size -= len(p.payload) - len(values)
+	default:
+		return false, nil
+	}
+	present := dp.numValues - dp.numNulls
+	w := l.t.width
+	if dp.encoding != footer.EncodingPlain || dp.numValues < 0 || dp.numValues > n-at || size != present*w ||
+		out.growStep(at, dp.numValues) < dp.numValues {
+		return false, nil
+	}
+	if _, err := l.dec.decompress(l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {
+		return true, err
+	}
+	l.inPlace = inPlace{at: at, n: present}
+	return true, l.usePage(dp, &l.inPlace)
+}
+
+// inPlace decodes a page whose values startDirectPage decompressed into
+// the batch already: n dense values from slot at, which fill consumes in
+// one step (the page fits the buffers).
+type inPlace struct{ at, n int }
+
+func (d *inPlace) start([]byte, int) error { return nil }
+
+func (d *inPlace) next(_ *colOut, at, k int) error {
+	if k > d.n {
+		return fmt.Errorf("%w: the definition levels count %d values, the page header %d", ErrCorrupt, k, d.n)
+	}
+	if at != d.at {
+		return fmt.Errorf("arrowio: values decompressed at slot %d read at slot %d", d.at, at)
+	}
+	d.at += k
+	d.n -= k
+	return nil
+}
