@@ -87,14 +87,9 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 		return p, false, fmt.Errorf("page header at offset %d: %w", p.offset, err)
 	}
 	h := &p.header
-	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
-		return p, false, fmt.Errorf("%w: page header at offset %d declares %d compressed, %d uncompressed bytes",
-			ErrCorrupt, p.offset, h.CompressedPageSize, h.UncompressedPageSize)
-	}
 	start := it.pos + n
-	if int(h.CompressedPageSize) > len(it.data)-start {
-		return p, false, fmt.Errorf("%w: page at offset %d declares %d bytes, the column chunk has %d left",
-			ErrCorrupt, p.offset, h.CompressedPageSize, len(it.data)-start)
+	if err := checkPageSize(h, p.offset, int64(len(it.data)-start)); err != nil {
+		return p, false, err
 	}
 	p.payload = it.data[start : start+int(h.CompressedPageSize)]
 	it.pos = start + int(h.CompressedPageSize)
@@ -103,6 +98,21 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 		return p, false, err
 	}
 	return p, true, nil
+}
+
+// checkPageSize checks the sizes page header h, at file offset off,
+// declares: none negative, and the page within the left bytes of its
+// chunk that follow the header.
+func checkPageSize(h *footer.PageHeader, off, left int64) error {
+	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
+		return fmt.Errorf("%w: page header at offset %d declares %d compressed, %d uncompressed bytes",
+			ErrCorrupt, off, h.CompressedPageSize, h.UncompressedPageSize)
+	}
+	if int64(h.CompressedPageSize) > left {
+		return fmt.Errorf("%w: page at offset %d declares %d bytes, the column chunk has %d left",
+			ErrCorrupt, off, h.CompressedPageSize, left)
+	}
+	return nil
 }
 
 // checkCRC verifies, when verification is on and header h has a CRC, the

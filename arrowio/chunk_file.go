@@ -85,7 +85,9 @@ func (it *pageIterator) fill(off int64, n int) error {
 // windowEnd is the file offset just past the window.
 func (it *pageIterator) windowEnd() int64 { return it.base + int64(len(it.data)) }
 
-// nextFromFile is next for a chunk read from the file.
+// nextFromFile is next for a chunk read from the file. The page's
+// payload, and the byte strings of its header's statistics, alias the
+// window, which the next call (or materialize) overwrites.
 func (it *pageIterator) nextFromFile() (p rawPage, ok bool, err error) {
 	if it.at >= it.end {
 		return p, false, nil
@@ -112,24 +114,19 @@ func (it *pageIterator) nextFromFile() (p rawPage, ok bool, err error) {
 			return p, false, err
 		}
 	}
-	h := &p.header
-	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
-		return p, false, fmt.Errorf("%w: page header at offset %d declares %d compressed, %d uncompressed bytes",
-			ErrCorrupt, off, h.CompressedPageSize, h.UncompressedPageSize)
-	}
 	start := off + int64(n)
-	size := int64(h.CompressedPageSize)
-	if size > it.end-start {
-		return p, false, fmt.Errorf("%w: page at offset %d declares %d bytes, the column chunk has %d left",
-			ErrCorrupt, off, size, it.end-start)
+	if err := checkPageSize(&p.header, off, it.end-start); err != nil {
+		return p, false, err
 	}
+	size := int64(p.header.CompressedPageSize)
 	it.at = start + size
 	it.ordinal++
 	if start+size > it.windowEnd() && it.windowEnd()-start < min(size, int64(it.windowSize/2)) {
 		// The window holds little of the page: read a window from its
-		// start, to hold its level sections and first values. (The
-		// header's fields stay valid: they live in it.store, not in the
-		// window.)
+		// start, to hold its level sections and first values. The
+		// header's numbers and nested structs (in it.store) stay valid;
+		// its statistics' byte strings alias the window and do not, but
+		// no reader of pages looks at them.
 		if err := it.fill(start, int(min(int64(it.windowSize), it.end-start))); err != nil {
 			return p, false, err
 		}

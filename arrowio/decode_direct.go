@@ -47,25 +47,22 @@ func (l *leafReader) startDirectPage(p *rawPage, out *colOut, at, n int) (bool, 
 	if _, err := l.dec.decompress(l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {
 		return true, err
 	}
-	l.inPlace = inPlace{at: at, n: present}
+	l.inPlace = inPlace{n: present}
 	return true, l.usePage(dp, &l.inPlace)
 }
 
 // inPlace decodes a page whose values startDirectPage decompressed into
-// the batch already: n dense values from slot at, which fill consumes in
-// one step (the page fits the buffers).
-type inPlace struct{ at, n int }
+// the batch already: n dense values from the slot fill decodes the page
+// to. fill consumes the page in one step, as startDirectPage grew the
+// buffers to hold it, so the values are where that step expects them.
+type inPlace struct{ n int }
 
 func (d *inPlace) start([]byte, int) error { return nil }
 
-func (d *inPlace) next(_ *colOut, at, k int) error {
+func (d *inPlace) next(_ *colOut, _, k int) error {
 	if k > d.n {
 		return fmt.Errorf("%w: the definition levels count %d values, the page header %d", ErrCorrupt, k, d.n)
 	}
-	if at != d.at {
-		return fmt.Errorf("arrowio: values decompressed at slot %d read at slot %d", d.at, at)
-	}
-	d.at += k
 	d.n -= k
 	return nil
 }

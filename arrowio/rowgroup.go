@@ -1,7 +1,6 @@
 package arrowio
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -159,12 +158,11 @@ func (g *group) load(c int) error {
 	bufs := make([][]byte, len(ranges))
 	for k, rg := range ranges {
 		bufs[k] = getBytes(int(rg.end - rg.start))
-		// ReadAt reads all of bufs[k] or says why not.
-		if n, err := g.src.ReadAt(bufs[k], rg.start); n < len(bufs[k]) {
+		if err := readFull(g.src, bufs[k], rg.start); err != nil {
 			for _, b := range bufs[:k+1] {
 				putBytes(b)
 			}
-			return fmt.Errorf("row group %d: reading %d bytes at offset %d: %w", g.index, len(bufs[k]), rg.start, cmp.Or(err, io.ErrUnexpectedEOF))
+			return fmt.Errorf("row group %d: %w", g.index, err)
 		}
 	}
 	g.leaves[c].attachChunks(bufs)
