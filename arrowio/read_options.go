@@ -32,8 +32,15 @@ type ReadOptions struct {
 	Parallelism int
 	// Allocator provides the memory of the returned arrays. The reader
 	// writes every byte of the buffers it returns, so it needs no zeroed
-	// memory; nil means the garbage-collected Go heap without the clearing
-	// that arrow-go's GoAllocator does before handing memory out.
+	// memory. Nil means the garbage-collected Go heap without the clearing
+	// that arrow-go's GoAllocator does before handing memory out, and with
+	// buffers of more than 32 KiB kept when the arrays holding them are
+	// released (shared by every Reader, dropped by the garbage collector
+	// when no read takes them): a table or batch released before the next
+	// read saves that read fresh memory, whose pages fault as they are
+	// first written. An array must not be used after its last Release, as
+	// with any arrow-go allocator; memory.DefaultAllocator leaves released
+	// memory to the garbage collector instead.
 	Allocator memory.Allocator
 	// VerifyCRC checks every page's CRC-32 when the page header has one, and
 	// the content checksums of zstd frames; a mismatch is a *CorruptError
@@ -85,7 +92,7 @@ type ReadOptions struct {
 
 func (o *ReadOptions) allocator() memory.Allocator {
 	if o.Allocator == nil {
-		return arrowmem.Unzeroed{}
+		return arrowmem.Default
 	}
 	return o.Allocator
 }

@@ -16,10 +16,11 @@ import (
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
-// poisonAllocator is a Go allocator whose fresh bytes all hold fill, the
-// way a non-zeroing allocator hands out whatever memory last held: two
-// reads of the same file through allocators of different fills return
-// the same bytes only where the reader wrote every byte it returns.
+// poisonAllocator is a Go allocator whose fresh and freed bytes all hold
+// fill, the way a non-zeroing allocator that recycles freed buffers hands
+// out whatever memory last held: two reads of the same file through
+// allocators of different fills return the same bytes only where the
+// reader wrote every byte it returns and kept no buffer it freed.
 type poisonAllocator struct {
 	fill byte
 	memory.GoAllocator
@@ -40,6 +41,15 @@ func (p *poisonAllocator) Reallocate(size int, b []byte) []byte {
 	copy(nb, b)
 	p.Free(b)
 	return nb
+}
+
+// Free fills b with fill, as the reader's default allocator may hand b
+// out again and have it overwritten: an array that still held b after
+// its last reference was released would show the fill.
+func (p *poisonAllocator) Free(b []byte) {
+	for i := range b {
+		b[i] = p.fill
+	}
 }
 
 // diffBytes returns where two arrays' buffers (children and dictionaries
@@ -65,7 +75,7 @@ func diffBytes(a, b arrow.ArrayData, at string) string {
 			return fmt.Sprintf("%s: buffer %d has %d bytes, then %d", at, i, len(x), len(y))
 		}
 		if k := firstDiff(x, y); k >= 0 {
-			return fmt.Sprintf("%s: buffer %d of %d bytes differs at byte %d (%#x, then %#x): it was never written", at, i, len(x), k, x[k], y[k])
+			return fmt.Sprintf("%s: buffer %d of %d bytes differs at byte %d (%#x, then %#x): it was never written, or was freed while the array held it", at, i, len(x), k, x[k], y[k])
 		}
 	}
 	ac, bc := a.Children(), b.Children()

@@ -1,4 +1,4 @@
-// Package arrowmem holds the reader's default allocator, Unzeroed, and
+// Package arrowmem holds the reader's default allocator, Recycling, and
 // wraps the arrow-go array constructors the reader calls so that they work
 // on memory no one zeroed. arrow-go's constructors count on allocators
 // that hand out zeroed memory (its Go and C allocators both do):
