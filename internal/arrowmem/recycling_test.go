@@ -145,7 +145,7 @@ func TestRecyclingReuse(t *testing.T) {
 		t.Fatal("a buffer whose capacity is no class size was kept")
 	}
 	big := a.Allocate(2 * cs)
-	if reused(a, big[8 : 8+cs : 8+cs], cs) {
+	if reused(a, big[8:8+cs:8+cs], cs) {
 		t.Fatal("a buffer not 64-byte aligned was kept")
 	}
 }
