@@ -343,6 +343,7 @@ func (l *leafReader) attach(chunk []byte) {
 // release returns the leaf's pooled buffers, and the leaf to its pool.
 func (l *leafReader) release() {
 	l.releaseBuffers()
+	l.decoders.release()
 	if l.pooled {
 		// Drop every reference (the chunk's bytes, decoders) before the
 		// next chunk takes the reader.

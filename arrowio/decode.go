@@ -42,6 +42,25 @@ func (d *valueDecoders) set(enc footer.Encoding, vd valueDecoder) {
 	}
 }
 
+// scratchHolder is a value decoder that keeps pooled scratch from page to
+// page.
+type scratchHolder interface {
+	// releaseScratch returns the scratch to its pool.
+	releaseScratch()
+}
+
+// release returns the decoders' pooled scratch and forgets the decoders,
+// when the leaf's chunk is done: the next chunk's decoders take the
+// scratch from the pool instead of allocating their own.
+func (d *valueDecoders) release() {
+	for i, vd := range d {
+		if s, ok := vd.(scratchHolder); ok {
+			s.releaseScratch()
+		}
+		d[i] = nil
+	}
+}
+
 // newValueDecoder returns the decoder for encoding enc of leaf values
 // landing in t. dict is the column chunk's dictionary (nil before a
 // dictionary page); idx is scratch for dictionary indices.

@@ -31,6 +31,11 @@ type pagedFixed struct {
 	vals    []byte // the decoded values not yet handed out
 }
 
+func (p *pagedFixed) releaseScratch() {
+	putBytes(p.scratch)
+	p.scratch, p.vals = nil, nil
+}
+
 // reset starts a page of n values.
 func (p *pagedFixed) reset(n int) { p.n, p.decoded, p.vals = n, false, nil }
 
@@ -185,9 +190,17 @@ func (d *deltaBinary) start(src []byte, count int) error {
 	}
 	d.src, d.n, d.pos, d.decoded = src, h.Count, 0, false
 	if cap(d.prefix) < d.n {
-		d.prefix = make([]int32, d.n)
+		putBytes(bytesOf(d.prefix))
+		d.prefix = castBytes[int32](getBytes(4 * d.n))
 	}
 	return nil
+}
+
+func (d *deltaBinary) releaseScratch() {
+	putBytes(bytesOf(d.prefix))
+	putBytes(bytesOf(d.offsets))
+	putBytes(d.data)
+	d.prefix, d.offsets, d.data, d.src = nil, nil, nil, nil
 }
 
 // decodeDelta decodes the page's n values into offsets (offsets[0] set by
@@ -212,13 +225,15 @@ func decodeDelta[O int32 | int64](enc footer.Encoding, offsets []O, prefix []int
 // decodeScratch decodes the page into the scratch offsets and data.
 func (d *deltaBinary) decodeScratch() error {
 	if cap(d.offsets) < d.n+1 {
-		d.offsets = make([]int64, d.n+1)
+		putBytes(bytesOf(d.offsets))
+		d.offsets = castBytes[int64](getBytes(8 * (d.n + 1)))
 	}
 	d.offsets = d.offsets[:d.n+1]
 	d.offsets[0] = 0
 	_, err := decodeDelta(d.enc, d.offsets, d.prefix[:d.n], d.src, func(size int) []byte {
 		if cap(d.data) < size+16 {
-			d.data = make([]byte, size+16)
+			putBytes(d.data)
+			d.data = getBytes(size + 16)
 		}
 		d.data = d.data[:size+16]
 		return d.data
