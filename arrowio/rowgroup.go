@@ -195,6 +195,7 @@ func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]b
 		}
 		var buf []byte
 		if r.mapped != nil && span.end <= int64(len(r.mapped.data)) {
+			populate(r.mapped.data, span.start, span.end)
 			buf = r.mapped.data[span.start:span.end:span.end]
 		} else {
 			buf = getBytes(int(span.end - span.start))

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package arrowio
+
+// populate does nothing where MADV_POPULATE_READ is missing: the pages of
+// a mapping fault in as they are read.
+func populate(data []byte, start, end int64) {}
