@@ -34,7 +34,7 @@ type ReadOptions struct {
 	// writes every byte of the buffers it returns, so it needs no zeroed
 	// memory. Nil means the garbage-collected Go heap without the clearing
 	// that arrow-go's GoAllocator does before handing memory out, and with
-	// buffers of more than 32 KiB kept when the arrays holding them are
+	// buffers of more than 512 bytes kept when the arrays holding them are
 	// released (shared by every Reader, dropped by the garbage collector
 	// when no read takes them): a table or batch released before the next
 	// read saves that read fresh memory, whose pages fault as they are

@@ -11,7 +11,7 @@ import (
 // doubling, so that a class's size is at most 1/16 (6.25%) above the size
 // asked for.
 const (
-	minShift   = 15
+	minShift   = 9
 	maxShift   = 36
 	classBits  = 4
 	numClasses = (maxShift - minShift) << classBits
@@ -23,7 +23,7 @@ const (
 // whole anyway, and clearing it first is a second pass over every output
 // byte (a tenth of the time of an uncompressed read).
 //
-// Buffers of more than 32 KiB are rounded up to a size class and, once
+// Buffers of more than 512 bytes are rounded up to a size class and, once
 // freed (arrow-go frees a buffer when the last reference to it is
 // released), kept for the next allocation of their class. Memory the Go
 // heap hands out for the first time, or gets back from the operating

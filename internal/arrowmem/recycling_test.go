@@ -57,7 +57,7 @@ func TestClass(t *testing.T) {
 			check(cs + d)
 		}
 	}
-	for _, size := range []int{0, 1, 64, 4096, 1 << minShift} {
+	for _, size := range []int{0, 1, 64, 1 << minShift} {
 		check(size)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -71,7 +71,7 @@ func TestClass(t *testing.T) {
 func TestRecyclingAllocate(t *testing.T) {
 	a := new(Recycling)
 	var live [][]byte
-	for _, size := range []int{0, 1, 7, 63, 64, 65, 1000, 4096, 32 << 10, 32<<10 + 1, 1 << 20, 1<<20 + 3, 5 << 20} {
+	for _, size := range []int{0, 1, 7, 63, 64, 65, 1 << minShift, 1<<minShift + 1, 1000, 4096, 32<<10 + 1, 1 << 20, 1<<20 + 3, 5 << 20} {
 		b := a.Allocate(size)
 		wantCap := size
 		if _, cs, ok := class(size); ok {
@@ -138,8 +138,8 @@ func TestRecyclingReuse(t *testing.T) {
 	if !reused(a, b, cs) || !reused(a, b, smallest) {
 		t.Fatalf("a freed buffer of %d bytes was never handed out again", cs)
 	}
-	if reused(a, a.Allocate(4096), 4096) {
-		t.Fatal("a buffer of 4096 bytes was kept")
+	if reused(a, a.Allocate(1<<minShift), 1<<minShift) {
+		t.Fatalf("a buffer of %d bytes was kept", 1<<minShift)
 	}
 	if reused(new(Recycling), make([]byte, 1<<20+7), 1<<20) {
 		t.Fatal("a buffer whose capacity is no class size was kept")
