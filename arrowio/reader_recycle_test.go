@@ -1,0 +1,144 @@
+package arrowio
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// recycleFile writes a file of three row groups of nullable int64, float64,
+// string and binary columns, and returns it with its columns as written.
+func recycleFile(t *testing.T) ([]byte, []arrow.Array) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(7, 11))
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "i", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "b", Type: arrow.BinaryTypes.Binary, Nullable: true},
+	}, nil)
+	var recs []arrow.RecordBatch
+	for range 3 {
+		cols := make([]arrow.Array, schema.NumFields())
+		for c, f := range schema.Fields() {
+			cols[c] = randomArray(t, memory.DefaultAllocator, f.Type, testRows(20000), 0.1, c == 3, rng)
+		}
+		recs = append(recs, array.NewRecordBatch(schema, cols, -1))
+	}
+	file := writeFile(t, schema, WriteOptions{}, recs...)
+	want := make([]arrow.Array, schema.NumFields())
+	for c := range want {
+		parts := make([]arrow.Array, len(recs))
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		col, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[c] = col
+	}
+	return file, want
+}
+
+// TestDefaultAllocatorKeepsRetainedBatches reads a file in batches with
+// the default allocator, which hands released buffers out again, keeping
+// every other batch (Retain) and reading the whole file again after each
+// batch with the table released at once, so that buffers go back and forth
+// through the pool: the batches kept hold what was written, and the
+// batches and tables let go of lend their memory to later reads.
+func TestDefaultAllocatorKeepsRetainedBatches(t *testing.T) {
+	file, want := recycleFile(t)
+	ctx := context.Background()
+	for _, parallelism := range []int{1, 2} {
+		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{BatchSize: 3000, Parallelism: parallelism})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := rd.RecordReader(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type kept struct {
+			rec    arrow.RecordBatch
+			offset int64
+		}
+		var keep []kept
+		var offset int64
+		for i := 0; rr.Next(); i++ {
+			rec := rr.RecordBatch()
+			if i%2 == 0 {
+				rec.Retain()
+				keep = append(keep, kept{rec, offset})
+			}
+			offset += rec.NumRows()
+			churn, err := rd.ReadTable(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			churn.Release()
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rr.Release()
+		if err := rd.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if offset != int64(want[0].Len()) {
+			t.Fatalf("parallelism %d: read %d rows, wrote %d", parallelism, offset, want[0].Len())
+		}
+		for _, k := range keep {
+			for c := range want {
+				exp := array.NewSlice(want[c], k.offset, k.offset+k.rec.NumRows())
+				if !array.Equal(exp, k.rec.Column(c)) {
+					t.Errorf("parallelism %d: column %d of the batch at row %d changed after it was kept", parallelism, c, k.offset)
+				}
+				exp.Release()
+			}
+			k.rec.Release()
+		}
+	}
+}
+
+// TestDefaultAllocatorReusesReleasedTables checks that a read after a
+// released read of the same file takes most of its memory from the
+// released table instead of allocating it again.
+func TestDefaultAllocatorReusesReleasedTables(t *testing.T) {
+	file, _ := recycleFile(t)
+	read := func() uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Parallelism: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := rd.ReadTable(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl.Release()
+		if err := rd.Close(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	first := read()
+	// A garbage collection between the reads may empty the pool (it keeps
+	// buffers through one collection, not two): one read in a few that
+	// reuses the memory is what is asked.
+	var again uint64
+	for range 5 {
+		if again = read(); again < first/4 {
+			return
+		}
+	}
+	t.Errorf("a read after a released one allocated %d bytes, the first %d", again, first)
+}
