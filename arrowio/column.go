@@ -361,6 +361,8 @@ func (l *leafReader) releaseBuffers() {
 	l.pages.releaseWindow()
 	l.chunkBuf, l.pages.data = nil, nil
 	putBytes(l.pageBuf)
+	putBytes(l.placed.bounce)
+	l.placed.bounce = nil
 	putBytes(bytesOf(l.idx))
 	putBytes(bytesOf(l.msbScratch))
 	l.msbScratch = nil

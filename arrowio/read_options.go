@@ -67,8 +67,8 @@ type ReadOptions struct {
 	// column chunks by slicing the mapping instead of copying them with
 	// ReadAt, which saves a copy of every chunk (most of the cost above
 	// decoding for uncompressed files; without the mapping, uncompressed
-	// PLAIN fixed-width values are read from the file straight into their
-	// arrays, and only the kernel's copy remains) when the file is in the
+	// PLAIN fixed-width values are read from the file page by page into
+	// their arrays, through a cache-sized buffer) when the file is in the
 	// page cache;
 	// a file read from disk for the first time is read as its pages fault,
 	// which can be slower than ReadAt, and so were reads of cached files
