@@ -201,8 +201,8 @@ func (l *leafReader) startPlacedPage(p *rawPage) (bool, error) {
 
 // filePlain decodes the PLAIN values of a page read by startPlacedPage:
 // those in the window are copied, the rest read from the file, at most
-// bounceWindows windows at a time, into a bounce buffer kept from page to page
-// of the chunk and copied from there into the values buffer. Reading
+// most bytes at a time, into a bounce buffer kept from page to page of the
+// chunk and copied from there into the values buffer. Reading
 // straight into the values buffer saves that copy, but the kernel's copy
 // into memory not in cache measured slower than the two (taxi plain 149
 // -> 77 ms, alternating A/B n=5 on the session-9 host).
@@ -232,7 +232,7 @@ func (d *filePlain) next(out *colOut, at, k int) error {
 			putBytes(d.bounce)
 			d.bounce = getBytes(int(min(d.left, int64(d.most))))
 		}
-		b := d.bounce[:min(len(rest), cap(d.bounce), d.most)]
+		b := d.bounce[:min(len(rest), d.most)]
 		if err := readFull(d.src, b, d.off); err != nil {
 			return err
 		}

@@ -69,16 +69,16 @@ type ReadOptions struct {
 	// decoding for uncompressed files; without the mapping, uncompressed
 	// PLAIN fixed-width values are read from the file page by page into
 	// their arrays, through a cache-sized buffer) when the file is in the
-	// page cache;
-	// a file read from disk for the first time is read as its pages fault,
-	// which can be slower than ReadAt, and so were reads of cached files
-	// through the mapping on the virtual machine of the latest benchmarks
-	// (bench/RESULTS.md, session 9): measure before choosing it. Arrays never point into the
-	// mapping, so they stay valid after Close, which unmaps the file once
-	// the reads in progress end. A file truncated by another process while
-	// it is mapped gives an error wrapping ErrCorrupt, not a crash. Open
-	// (the caller's io.ReaderAt), encrypted files (decrypted in place),
-	// empty files and systems without mmap read with ReadAt as without it.
+	// page cache. A file read from disk for the first time is read as its
+	// pages fault, which can be slower than ReadAt, and so were reads of
+	// cached files through the mapping on the virtual machine of the latest
+	// benchmarks (bench/RESULTS.md, session 9): measure before choosing it.
+	// Arrays never point into the mapping, so they stay valid after Close,
+	// which unmaps the file once the reads in progress end. A file
+	// truncated by another process while it is mapped gives an error
+	// wrapping ErrCorrupt, not a crash. Open (the caller's io.ReaderAt),
+	// encrypted files (decrypted in place), empty files and systems without
+	// mmap read with ReadAt as without it.
 	MemoryMap bool
 	// Filter, when set, returns only the rows that satisfy it: row groups
 	// its columns' statistics or bloom filters rule out are skipped, the

@@ -34,15 +34,7 @@ func recycleFile(t *testing.T) ([]byte, []arrow.Array) {
 	file := writeFile(t, schema, WriteOptions{}, recs...)
 	want := make([]arrow.Array, schema.NumFields())
 	for c := range want {
-		parts := make([]arrow.Array, len(recs))
-		for i, r := range recs {
-			parts[i] = r.Column(c)
-		}
-		col, err := array.Concatenate(parts, memory.DefaultAllocator)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want[c] = col
+		want[c] = concatColumn(t, recs, c)
 	}
 	return file, want
 }

@@ -12,14 +12,14 @@ const alignment = 64
 // alignedNoZero returns size bytes of capacity capacity (>= size) from the
 // Go heap, 64-byte aligned, that may hold anything.
 func alignedNoZero(size, capacity int) []byte {
-	buf := MakeNoZero(capacity + alignment)
+	buf := makeNoZero(capacity + alignment)
 	shift := int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf))) & (alignment - 1))
 	return buf[shift : shift+size : shift+capacity]
 }
 
-// MakeNoZero returns a new slice of n bytes (and capacity n) from the Go
+// makeNoZero returns a new slice of n bytes (and capacity n) from the Go
 // heap that may hold anything, like make without the clearing.
-func MakeNoZero(n int) []byte {
+func makeNoZero(n int) []byte {
 	if n == 0 {
 		return []byte{}
 	}

@@ -6,9 +6,9 @@ import "testing"
 func TestMakeNoZero(t *testing.T) {
 	var live [][]byte
 	for _, n := range []int{0, 1, 8, 100, 4096, 1 << 20} {
-		b := MakeNoZero(n)
+		b := makeNoZero(n)
 		if len(b) != n || cap(b) != n {
-			t.Fatalf("MakeNoZero(%d): len %d cap %d", n, len(b), cap(b))
+			t.Fatalf("makeNoZero(%d): len %d cap %d", n, len(b), cap(b))
 		}
 		for i := range b {
 			b[i] = byte(n + i)
