@@ -37,9 +37,11 @@ var readers = []reader{
 	{name: "quiver", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1, false) }},
 	{name: "quiver-mmap", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1, true) }},
 	{name: "quiver-parallel", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 0, false) }},
+	{name: "quiver-stream", read: readQuiverStream},
 	{name: "pqarrow", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false, false) }},
 	{name: "pqarrow-mmap", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false, true) }},
 	{name: "pqarrow-parallel", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, true, false) }},
+	{name: "pqarrow-stream", read: readPqarrowStream},
 	{name: "parquetgo", read: readParquetGo},
 	{name: "floor", read: readFloor, whole: true},
 }
@@ -72,6 +74,66 @@ func readQuiver(path, col string, rg, parallelism int, mmap bool) (int64, error)
 	}
 	defer tbl.Release()
 	return tbl.NumRows(), nil
+}
+
+// readQuiverStream streams the selection through quiver's RecordReader
+// (BatchSize 65536, one goroutine, default allocator), releasing each batch
+// before the next, as a query engine consuming batches does: the like of
+// parquet-go's columnar path, which reads values into reused buffers.
+func readQuiverStream(path, col string, rg int) (int64, error) {
+	opts := arrowio.ReadOptions{BatchSize: 65536, Parallelism: 1}
+	if col != allColumns {
+		opts.Columns = []string{col}
+	}
+	if rg != all {
+		opts.RowGroups = []int{rg}
+	}
+	r, err := arrowio.OpenFile(path, opts)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	rr, err := r.RecordReader(context.Background())
+	if err != nil {
+		return 0, err
+	}
+	defer rr.Release()
+	var rows int64
+	for rr.Next() {
+		rows += rr.RecordBatch().NumRows()
+	}
+	return rows, rr.Err()
+}
+
+// readPqarrowStream streams the selection through pqarrow's RecordReader
+// (BatchSize 65536, serial, Go allocator), each batch released by the
+// reader before the next.
+func readPqarrowStream(path, col string, rg int) (int64, error) {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return 0, err
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 65536}, memory.DefaultAllocator)
+	if err != nil {
+		return 0, err
+	}
+	leaf := all
+	if col != allColumns {
+		if leaf = rdr.MetaData().Schema.ColumnIndexByName(col); leaf < 0 {
+			return 0, fmt.Errorf("pqarrow: no column %q", col)
+		}
+	}
+	rr, err := fr.GetRecordReader(context.Background(), pick(leaf, rdr.MetaData().Schema.NumColumns()), pick(rg, rdr.NumRowGroups()))
+	if err != nil {
+		return 0, err
+	}
+	defer rr.Release()
+	var rows int64
+	for rr.Next() {
+		rows += rr.RecordBatch().NumRows()
+	}
+	return rows, rr.Err()
 }
 
 // readPqarrow reads the selection into an arrow.Table with pqarrow
