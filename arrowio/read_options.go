@@ -38,9 +38,11 @@ type ReadOptions struct {
 	// released (shared by every Reader, dropped by the garbage collector
 	// when no read takes them): a table or batch released before the next
 	// read saves that read fresh memory, whose pages fault as they are
-	// first written. An array must not be used after its last Release, as
-	// with any arrow-go allocator; memory.DefaultAllocator leaves released
-	// memory to the garbage collector instead.
+	// first written (on Linux, fresh buffers of 1 MiB or more are mapped in
+	// one call, with huge pages where allowed). An array must not be used
+	// after its last Release, as with any arrow-go allocator;
+	// memory.DefaultAllocator leaves released memory to the garbage
+	// collector instead.
 	Allocator memory.Allocator
 	// VerifyCRC checks every page's CRC-32 when the page header has one, and
 	// the content checksums of zstd frames; a mismatch is a *CorruptError
