@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -97,6 +98,11 @@ func readQuiverStream(path, col string, rg int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return drainBatches(rr)
+}
+
+// drainBatches reads every batch of rr, releases it and returns the rows read.
+func drainBatches(rr array.RecordReader) (int64, error) {
 	defer rr.Release()
 	var rows int64
 	for rr.Next() {
@@ -128,12 +134,7 @@ func readPqarrowStream(path, col string, rg int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer rr.Release()
-	var rows int64
-	for rr.Next() {
-		rows += rr.RecordBatch().NumRows()
-	}
-	return rows, rr.Err()
+	return drainBatches(rr)
 }
 
 // readPqarrow reads the selection into an arrow.Table with pqarrow
