@@ -74,7 +74,8 @@ type ReadOptions struct {
 	// page cache. A file read from disk for the first time is read as its
 	// pages fault, which can be slower than ReadAt, and so were reads of
 	// cached files through the mapping on the virtual machine of the latest
-	// benchmarks (bench/RESULTS.md, session 9): measure before choosing it.
+	// benchmarks (bench/RESULTS.md, sessions 9 and 10): measure before
+	// choosing it.
 	// Arrays never point into the mapping, so they stay valid after Close,
 	// which unmaps the file once the reads in progress end. A file
 	// truncated by another process while it is mapped gives an error
