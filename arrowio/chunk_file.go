@@ -204,8 +204,8 @@ func (l *leafReader) startPlacedPage(p *rawPage) (bool, error) {
 // most bytes at a time, into a bounce buffer kept from page to page of the
 // chunk and copied from there into the values buffer. Reading
 // straight into the values buffer saves that copy, but the kernel's copy
-// into memory not in cache measured slower than the two (taxi plain 149
-// -> 77 ms, alternating A/B n=5 on the session-9 host).
+// into memory not in cache measured slower than the two (taxi plain 152.9
+// -> 76.6 ms, alternating A/B n=5 on the session-9 host).
 type filePlain struct {
 	width  int
 	head   []byte // the page's values in the window, not consumed yet

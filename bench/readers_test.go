@@ -47,16 +47,23 @@ var readers = []reader{
 	{name: "floor", read: readFloor, whole: true},
 }
 
-// readQuiver reads the selection into Arrow with quiver's arrowio reader
-// (BatchSize 65536, Go allocator): ReadTable, or ReadRowGroup for one row
-// group; parallelism 1 reads on the calling goroutine, 0 uses GOMAXPROCS;
-// mmap sets ReadOptions.MemoryMap.
-func readQuiver(path, col string, rg, parallelism int, mmap bool) (int64, error) {
-	opts := arrowio.ReadOptions{BatchSize: 65536, Parallelism: parallelism, MemoryMap: mmap}
+// openQuiver opens path with quiver's arrowio reader, BatchSize 65536,
+// the default allocator and opts, selecting column col unless it is
+// allColumns.
+func openQuiver(path, col string, opts arrowio.ReadOptions) (*arrowio.Reader, error) {
+	opts.BatchSize = 65536
 	if col != allColumns {
 		opts.Columns = []string{col}
 	}
-	r, err := arrowio.OpenFile(path, opts)
+	return arrowio.OpenFile(path, opts)
+}
+
+// readQuiver reads the selection into Arrow with quiver's arrowio reader
+// (openQuiver): ReadTable, or ReadRowGroup for one row group; parallelism
+// 1 reads on the calling goroutine, 0 uses GOMAXPROCS; mmap sets
+// ReadOptions.MemoryMap.
+func readQuiver(path, col string, rg, parallelism int, mmap bool) (int64, error) {
+	r, err := openQuiver(path, col, arrowio.ReadOptions{Parallelism: parallelism, MemoryMap: mmap})
 	if err != nil {
 		return 0, err
 	}
@@ -78,18 +85,15 @@ func readQuiver(path, col string, rg, parallelism int, mmap bool) (int64, error)
 }
 
 // readQuiverStream streams the selection through quiver's RecordReader
-// (BatchSize 65536, one goroutine, default allocator), releasing each batch
-// before the next, as a query engine consuming batches does: the like of
-// parquet-go's columnar path, which reads values into reused buffers.
+// (openQuiver, one goroutine), releasing each batch before the next, as a
+// query engine consuming batches does: the like of parquet-go's columnar
+// path, which reads values into reused buffers.
 func readQuiverStream(path, col string, rg int) (int64, error) {
-	opts := arrowio.ReadOptions{BatchSize: 65536, Parallelism: 1}
-	if col != allColumns {
-		opts.Columns = []string{col}
-	}
+	opts := arrowio.ReadOptions{Parallelism: 1}
 	if rg != all {
 		opts.RowGroups = []int{rg}
 	}
-	r, err := arrowio.OpenFile(path, opts)
+	r, err := openQuiver(path, col, opts)
 	if err != nil {
 		return 0, err
 	}

@@ -39,6 +39,6 @@ func prefault(b []byte) {
 	end := start + uintptr(cap(b))
 	lo, hi := start&^(hugePage-1), (end+hugePage-1)&^(hugePage-1)
 	_, _, _ = unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_HUGEPAGE)
-	page := uintptr(unix.Getpagesize())
-	_, _, _ = unix.Syscall(unix.SYS_MADVISE, start&^(page-1), end-start&^(page-1), unix.MADV_POPULATE_WRITE)
+	first := start &^ uintptr(unix.Getpagesize()-1) // madvise takes a page-aligned start
+	_, _, _ = unix.Syscall(unix.SYS_MADVISE, first, end-first, unix.MADV_POPULATE_WRITE)
 }
