@@ -16,31 +16,18 @@ import (
 // allocations, count/s of op's items under unit (rows/s, values/s) and
 // peak-heap-MB. op fails the benchmark by returning an error, or skips it
 // with one wrapping arrowio.ErrUnsupported (a quiver feature not there yet).
-//
-// op runs once untimed first, followed by a collection: a benchmark's
-// first timed sample otherwise starts from the heap the previous benchmark
-// (often another library) left, and whole-table reads measured two to
-// three times slower in it than in the samples after it (session 11's
-// final runs, bench/RESULTS.md). With the warm-up, every sample starts
-// as the later ones did: after the same op and two collections (this one
-// and startHeapPeak's).
 func measure(b *testing.B, bytes, count int64, unit string, op func() error) {
 	b.Helper()
 	b.SetBytes(bytes)
 	b.ReportAllocs()
-	check := func(err error) {
-		if errors.Is(err, arrowio.ErrUnsupported) {
+	peak := startHeapPeak()
+	defer peak.stop()
+	for b.Loop() {
+		if err := op(); errors.Is(err, arrowio.ErrUnsupported) {
 			b.Skip(err)
 		} else if err != nil {
 			b.Fatal(err)
 		}
-	}
-	check(op())
-	runtime.GC()
-	peak := startHeapPeak()
-	defer peak.stop()
-	for b.Loop() {
-		check(op())
 	}
 	heap := peak.stop()
 	b.ReportMetric(float64(count)*float64(b.N)/b.Elapsed().Seconds(), unit)
