@@ -4,17 +4,21 @@
 # quiver, its mapped and streamed reads, pqarrow, its streamed read and
 # parquet-go on the other datasets
 # (one core, reads -benchtime 3x), and Parallelism 2 on lineitem
-# dict-snappy (-cpu 2). Each of the five samples of a benchmark comes from
-# its own round: a round runs every benchmark once, so the readers of a
-# row are timed seconds apart in every round, where -count 5 took
-# one reader's five samples back to back and the next reader's a minute
-# or more later. This host's speed drifts over minutes (the same build's
-# streamed read of strings zstd-v2 had medians from 265 to 369 ms across
-# the final runs of sessions 10 and 11, parquet-go's from 321 to 423 ms;
-# bench/RESULTS.md), which -count 5 charged to whichever reader ran in
-# the slow minutes. Raw output goes to
-# bench/results/DATE-TAG-{read,read-all,parallel}.txt; benchstat and the
-# ratio tables follow. Run it with nothing else on the machine.
+# dict-snappy (-cpu 2), in ROUNDS rounds (default 5). A round runs every
+# benchmark twice in one process and keeps the second sample: the first
+# starts from whatever heap the benchmark before it (often another
+# library's) left, and whole-table reads measured 1.3-3 times slower in
+# it (session 11's first final run, bench/RESULTS.md); the second follows
+# one of its own, as in a process that keeps reading. Rounds instead of
+# -count 5 time the readers of a row seconds apart in every round: with
+# -count 5 one reader's samples ran back to back and the next reader's a
+# minute or more later, and this host's speed drifts over minutes (the
+# same build's streamed read of strings zstd-v2 had medians from 265 to
+# 369 ms across the final runs of sessions 10 and 11, parquet-go's from
+# 321 to 423 ms). Kept samples go to
+# bench/results/DATE-TAG-{read,read-all,parallel}.txt, every sample to
+# DATE-TAG-*-raw.txt; benchstat and the ratio tables follow. Run it with
+# nothing else on the machine.
 #
 # usage: scripts/bench-final.sh TAG
 set -euo pipefail
@@ -23,13 +27,16 @@ cd "$(dirname "$0")/../bench"
 out=results/$(date -u +%F)-$tag
 bin=$(mktemp -d)/bench.test
 go test -c -o "$bin" .
-run() { "$bin" -test.run '^$' -test.benchmem -test.benchtime 3x -test.count 1 -test.timeout 60m "$@"; }
-rm -f "$out-read.txt" "$out-read-all.txt" "$out-parallel.txt"
-for round in 1 2 3 4 5; do
-	echo "round $round of 5" >&2
-	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(lineitem|floats)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-mmap|pqarrow-stream|parquetgo|floor)$' | tee -a "$out-read.txt"
-	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(taxi|strings|nested|wide)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-stream|parquetgo)$' | tee -a "$out-read-all.txt"
-	run -test.cpu 2 -test.bench 'BenchmarkRead$/dataset=lineitem$/config=dict-snappy$/impl=(quiver|quiver-parallel)$' | tee -a "$out-parallel.txt"
+rounds=${ROUNDS:-5}
+run() { "$bin" -test.run '^$' -test.benchmem -test.benchtime 3x -test.count 2 -test.timeout 60m "$@"; }
+# keep prints every line but the first sample of each benchmark.
+keep() { awk '/ns\/op/ && !seen[$1]++ { next } { print }'; }
+for f in read read-all parallel; do rm -f "$out-$f.txt" "$out-$f-raw.txt"; done
+for round in $(seq "$rounds"); do
+	echo "round $round of $rounds" >&2
+	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(lineitem|floats)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-mmap|pqarrow-stream|parquetgo|floor)$' | tee -a "$out-read-raw.txt" | keep >>"$out-read.txt"
+	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(taxi|strings|nested|wide)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-stream|parquetgo)$' | tee -a "$out-read-all-raw.txt" | keep >>"$out-read-all.txt"
+	run -test.cpu 2 -test.bench 'BenchmarkRead$/dataset=lineitem$/config=dict-snappy$/impl=(quiver|quiver-parallel)$' | tee -a "$out-parallel-raw.txt" | keep >>"$out-parallel.txt"
 done
 for f in read read-all parallel; do
 	go tool benchstat -col /impl "$out-$f.txt"
