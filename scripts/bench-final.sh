@@ -44,7 +44,8 @@ for f in read read-all parallel; do
 done
 # Parallelism 2 is judged against the one-core read of the same rounds,
 # not the serial read at -cpu 2 the parallel file's ratio table divides by.
-median() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-one=$(awk '$1 == "BenchmarkRead/dataset=lineitem/config=dict-snappy/impl=quiver" { print $3 }' "$out-read.txt" | median)
-par=$(awk '$1 == "BenchmarkRead/dataset=lineitem/config=dict-snappy/impl=quiver-parallel-2" { print $3 }' "$out-parallel.txt" | median)
-awk -v one="$one" -v par="$par" 'BEGIN { printf "Parallelism 2 (lineitem dict-snappy): one core %.1f ms, parallel %.1f ms, %.2fx\n", one / 1e6, par / 1e6, one / par }'
+echo "Parallelism 2 against the one-core read (quiver column: one-core time / parallel time):"
+{
+	grep -h 'lineitem/config=dict-snappy/impl=quiver[[:space:]]' "$out-read.txt"
+	grep -h 'lineitem/config=dict-snappy/impl=quiver-parallel-2[[:space:]]' "$out-parallel.txt"
+} | go run ./cmd/ratios -base quiver-parallel
