@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,7 @@ var readers = []reader{
 	{name: "pqarrow-parallel", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, true, false) }},
 	{name: "pqarrow-stream", read: readPqarrowStream},
 	{name: "parquetgo", read: readParquetGo},
+	{name: "parquetgo-table", read: readParquetGoTable},
 	{name: "floor", read: readFloor, whole: true},
 }
 
@@ -191,6 +193,23 @@ func pick(i, n int) []int {
 // else ReadValues, into buffers reused across pages. It checks that the
 // values read add up to the column chunks' value counts.
 func readParquetGo(path, col string, rg int) (int64, error) {
+	return readParquetGoInto(path, col, rg, &pgBuffers{})
+}
+
+// readParquetGoTable reads the selection as readParquetGo does, but into
+// memory that holds all of it when the read ends, as a whole-table read
+// does: each column chunk's values go straight into a slice of the
+// chunk's value count (byte arrays into one buffer per chunk, grown as
+// they arrive), and every slice is kept until the last chunk is read.
+// Pages are released and reused as in readParquetGo, except those read
+// through ReadValues (nullable columns), which are kept with the values
+// that point into them.
+func readParquetGoTable(path, col string, rg int) (int64, error) {
+	return readParquetGoInto(path, col, rg, &pgBuffers{whole: true})
+}
+
+// readParquetGoInto is readParquetGo reading values into bufs.
+func readParquetGoInto(path, col string, rg int, bufs *pgBuffers) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
@@ -212,7 +231,6 @@ func readParquetGo(path, col string, rg int) (int64, error) {
 		}
 		leaf = lc.ColumnIndex
 	}
-	var bufs pgBuffers
 	var rows int64
 	for i, g := range pf.RowGroups() {
 		if rg != all && i != rg {
@@ -244,12 +262,34 @@ type pgBuffers struct {
 	f64    []float64
 	bytes  []byte
 	values []parquetgo.Value
+
+	// whole gives each column chunk buffers of its own, sized for all of
+	// its values, and keeps them (in kept) instead of reusing them: the
+	// values of the chunk being read go to its buffers from index at
+	// (byte offset at for byte arrays), of which size values fit.
+	whole    bool
+	kept     []any
+	at, size int
 }
 
 const pgBatch = 4096
 
+// retire moves the buffers of the chunk read last, if any, to b.kept,
+// byte buffers cut to the bytes read.
+func (b *pgBuffers) retire() {
+	if b.bytes != nil {
+		b.bytes = b.bytes[:b.at]
+	}
+	b.kept = append(b.kept, b.bools, b.i32, b.i64, b.f32, b.f64, b.bytes, b.values)
+	*b = pgBuffers{whole: true, kept: b.kept}
+}
+
 // readChunk reads every value of cc and returns how many it read.
 func (b *pgBuffers) readChunk(cc parquetgo.ColumnChunk) (int64, error) {
+	if b.whole {
+		b.retire()
+		b.size = int(cc.NumValues())
+	}
 	pages := cc.Pages()
 	defer pages.Close()
 	var n int64
@@ -262,7 +302,11 @@ func (b *pgBuffers) readChunk(cc parquetgo.ColumnChunk) (int64, error) {
 			return n, err
 		}
 		k, err := b.readPage(p)
-		parquetgo.Release(p)
+		if b.whole && b.values != nil {
+			b.kept = append(b.kept, p) // the values read point into the page
+		} else {
+			parquetgo.Release(p)
+		}
 		n += k
 		if err != nil {
 			return n, err
@@ -273,21 +317,62 @@ func (b *pgBuffers) readChunk(cc parquetgo.ColumnChunk) (int64, error) {
 func (b *pgBuffers) readPage(p parquetgo.Page) (int64, error) {
 	switch r := p.Values().(type) {
 	case parquetgo.BooleanReader:
-		b.bools = grow(b.bools, pgBatch)
-		return drain(func() (int, error) { return r.ReadBooleans(b.bools) })
+		return readTyped(b, &b.bools, r.ReadBooleans)
 	case parquetgo.Int32Reader:
-		b.i32 = grow(b.i32, pgBatch)
-		return drain(func() (int, error) { return r.ReadInt32s(b.i32) })
+		return readTyped(b, &b.i32, r.ReadInt32s)
 	case parquetgo.Int64Reader:
-		b.i64 = grow(b.i64, pgBatch)
-		return drain(func() (int, error) { return r.ReadInt64s(b.i64) })
+		return readTyped(b, &b.i64, r.ReadInt64s)
 	case parquetgo.FloatReader:
-		b.f32 = grow(b.f32, pgBatch)
-		return drain(func() (int, error) { return r.ReadFloats(b.f32) })
+		return readTyped(b, &b.f32, r.ReadFloats)
 	case parquetgo.DoubleReader:
-		b.f64 = grow(b.f64, pgBatch)
-		return drain(func() (int, error) { return r.ReadDoubles(b.f64) })
+		return readTyped(b, &b.f64, r.ReadDoubles)
 	case parquetgo.ByteArrayReader:
+		return b.readByteArrays(r)
+	case parquetgo.FixedLenByteArrayReader:
+		if b.whole {
+			if b.bytes == nil {
+				b.bytes = make([]byte, b.size*p.Type().Length())
+			}
+			return drain(func() (int, error) {
+				n, err := r.ReadFixedLenByteArrays(b.bytes[b.at:])
+				b.at += n * p.Type().Length()
+				return n, err
+			})
+		}
+		b.bytes = grow(b.bytes, 64<<10)
+		return drain(func() (int, error) { return r.ReadFixedLenByteArrays(b.bytes) })
+	default:
+		return readTyped(b, &b.values, r.ReadValues)
+	}
+}
+
+// readTyped reads a page's values with read into *buf: again and again
+// into its first pgBatch values, or with b.whole after the chunk's values
+// read so far, in a buffer of all of them.
+func readTyped[T any](b *pgBuffers, buf *[]T, read func([]T) (int, error)) (int64, error) {
+	if !b.whole {
+		*buf = grow(*buf, pgBatch)
+		return drain(func() (int, error) { return read(*buf) })
+	}
+	if *buf == nil {
+		*buf = make([]T, b.size)
+	}
+	return drain(func() (int, error) {
+		if b.at == len(*buf) {
+			return 0, fmt.Errorf("parquetgo: page holds more than the chunk's %d values", b.size)
+		}
+		n, err := read((*buf)[b.at:])
+		b.at += n
+		return n, err
+	})
+}
+
+// readByteArrays reads a page's byte arrays (each after its 4-byte
+// length, as parquet-go writes them): again and again into one reused
+// buffer, or with b.whole after the chunk's bytes read so far, in a buffer
+// grown to twice its size whenever the next value does not fit.
+func (b *pgBuffers) readByteArrays(r parquetgo.ByteArrayReader) (int64, error) {
+	if !b.whole {
 		b.bytes = grow(b.bytes, 64<<10)
 		return drain(func() (int, error) {
 			n, err := r.ReadByteArrays(b.bytes)
@@ -297,13 +382,22 @@ func (b *pgBuffers) readPage(p parquetgo.Page) (int64, error) {
 			}
 			return n, err
 		})
-	case parquetgo.FixedLenByteArrayReader:
-		b.bytes = grow(b.bytes, 64<<10)
-		return drain(func() (int, error) { return r.ReadFixedLenByteArrays(b.bytes) })
-	default:
-		b.values = grow(b.values, pgBatch)
-		return drain(func() (int, error) { return r.ReadValues(b.values) })
 	}
+	if b.bytes == nil {
+		b.bytes = make([]byte, 1<<20)
+	}
+	return drain(func() (int, error) {
+		n, err := r.ReadByteArrays(b.bytes[b.at:])
+		for range n {
+			b.at += 4 + int(binary.LittleEndian.Uint32(b.bytes[b.at:]))
+		}
+		if errors.Is(err, io.ErrShortBuffer) || n == 0 && err == nil { // the next value does not fit
+			grown := make([]byte, 2*len(b.bytes))
+			copy(grown, b.bytes[:b.at])
+			b.bytes, err = grown, nil
+		}
+		return n, err
+	})
 }
 
 // drain calls read until it returns io.EOF and sums the values it read.

@@ -2,7 +2,8 @@
 # The read comparisons the reader's speed goals are judged on, as a
 # session's final runs take them: every reader on lineitem and floats,
 # quiver, its mapped and streamed reads, pqarrow, its streamed read and
-# parquet-go on the other datasets
+# parquet-go (draining pages, and holding the table: parquetgo-table)
+# on the other datasets
 # (one core, reads -benchtime 3x), and Parallelism 2 on lineitem
 # dict-snappy (-cpu 2), in ROUNDS rounds (default 5). A round runs every
 # benchmark twice in one process and keeps the second sample: the first
@@ -17,8 +18,8 @@
 # 369 ms across the final runs of sessions 10 and 11, parquet-go's from
 # 321 to 423 ms). Kept samples go to
 # bench/results/DATE-TAG-{read,read-all,parallel}.txt, every sample to
-# DATE-TAG-*-raw.txt; benchstat and the ratio tables follow. Run it with
-# nothing else on the machine.
+# DATE-TAG-*-raw.txt, the cold reads to DATE-TAG-cold.txt; benchstat and
+# the ratio tables follow. Run it with nothing else on the machine.
 #
 # usage: scripts/bench-final.sh TAG
 set -euo pipefail
@@ -34,10 +35,13 @@ keep() { awk '/ns\/op/ && !seen[$1]++ { next } { print }'; }
 for f in read read-all parallel; do rm -f "$out-$f.txt" "$out-$f-raw.txt"; done
 for round in $(seq "$rounds"); do
 	echo "round $round of $rounds" >&2
-	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(lineitem|floats)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-mmap|pqarrow-stream|parquetgo|floor)$' | tee -a "$out-read-raw.txt" | keep >>"$out-read.txt"
-	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(taxi|strings|nested|wide)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-stream|parquetgo)$' | tee -a "$out-read-all-raw.txt" | keep >>"$out-read-all.txt"
+	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(lineitem|floats)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-mmap|pqarrow-stream|parquetgo|parquetgo-table|floor)$' | tee -a "$out-read-raw.txt" | keep >>"$out-read.txt"
+	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(taxi|strings|nested|wide)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-stream|parquetgo|parquetgo-table)$' | tee -a "$out-read-all-raw.txt" | keep >>"$out-read-all.txt"
 	run -test.cpu 2 -test.bench 'BenchmarkRead$/dataset=lineitem$/config=dict-snappy$/impl=(quiver|quiver-parallel)$' | tee -a "$out-parallel-raw.txt" | keep >>"$out-parallel.txt"
 done
+# One cold read of each file by quiver and pqarrow (BenchmarkReadCold):
+# the bytes a read allocates when no released buffers are there to reuse.
+"$bin" -test.run '^$' -test.benchmem -test.benchtime 1x -test.cpu 1 -test.timeout 60m -test.bench 'BenchmarkReadCold$' | tee "$out-cold.txt"
 for f in read read-all parallel; do
 	go tool benchstat -col /impl "$out-$f.txt"
 	go run ./cmd/ratios "$out-$f.txt"
