@@ -53,7 +53,7 @@ type pageIterator struct {
 	data      []byte // the chunk's bytes, or the window of a chunk read from the file
 	base      int64  // file offset of data[0]
 	pos       int    // offset in data of the next page of a chunk in memory
-	ordinal   int    // index of the next page within the chunk
+	ordinal   int    // pages next has begun: the last one's index + 1
 	verifyCRC bool
 	crypt     *pageCrypt // the chunk's decryption, nil for plaintext chunks
 	// store holds the nested structs of the current page's header.
@@ -81,6 +81,7 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 	if it.crypt != nil {
 		return it.nextEncrypted()
 	}
+	it.ordinal++ // errors from here on name this page
 	p.offset = it.base + int64(it.pos)
 	n, err := footer.UnmarshalPageHeaderInto(it.data[it.pos:], &p.header, &it.store)
 	if err != nil {
@@ -93,7 +94,6 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 	}
 	p.payload = it.data[start : start+int(h.CompressedPageSize)]
 	it.pos = start + int(h.CompressedPageSize)
-	it.ordinal++
 	if err := it.checkCRC(h, p.payload, p.offset); err != nil {
 		return p, false, err
 	}

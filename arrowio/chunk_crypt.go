@@ -30,6 +30,7 @@ func (it *pageIterator) nextEncrypted() (p rawPage, ok bool, err error) {
 	if it.ordinal == 0 && pc.dictFirst {
 		hdrType, pageType = encrypt.ModuleDictionaryPageHeader, encrypt.ModuleDictionaryPage
 	}
+	it.ordinal++ // errors from here on name this page
 	plain, n, err := pc.c.Open(it.data[it.pos:], hdrType, pc.dataPages)
 	if err != nil {
 		return p, false, fmt.Errorf("page header at offset %d: %w", p.offset, err)
@@ -62,7 +63,6 @@ func (it *pageIterator) nextEncrypted() (p rawPage, ok bool, err error) {
 	}
 	p.payload = payload
 	it.pos = start + len(stored)
-	it.ordinal++
 	if !isDict {
 		pc.dataPages++
 	}

@@ -93,6 +93,7 @@ func (it *pageIterator) nextFromFile() (p rawPage, ok bool, err error) {
 	if it.at >= it.end {
 		return p, false, nil
 	}
+	it.ordinal++ // errors from here on name this page
 	off := it.at
 	p.offset = off
 	if off < it.base || off >= it.windowEnd() {
@@ -121,7 +122,6 @@ func (it *pageIterator) nextFromFile() (p rawPage, ok bool, err error) {
 	}
 	size := int64(p.header.CompressedPageSize)
 	it.at = start + size
-	it.ordinal++
 	if start+size > it.windowEnd() && it.windowEnd()-start < min(size, int64(it.windowSize/2)) {
 		// The window holds little of the page: read a window from its
 		// start, to hold its level sections and first values. The

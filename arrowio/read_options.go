@@ -21,7 +21,8 @@ type ReadOptions struct {
 	// a group selects all of its leaves. Nil reads every column.
 	Columns []string
 	// RowGroups selects row groups by index for RecordReader and
-	// ReadTable; nil reads them all.
+	// ReadTable, which read them in the order listed (an index listed
+	// twice is read twice); nil reads them all, an empty list none.
 	RowGroups []int
 	// BatchSize is the most rows a RecordReader batch holds; 0 means
 	// DefaultBatchSize.
