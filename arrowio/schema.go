@@ -30,9 +30,11 @@ type SchemaOptions struct {
 	// Int96 is the Arrow type INT96 timestamps decode to; nil means
 	// timestamp[ns, tz=UTC], as in arrow-go's pqarrow. Nanoseconds in an
 	// int64 span 1677-09-21 to 2262-04-11: INT96 values outside that span
-	// wrap around in that unit, as they do in arrow-go and Arrow C++ (no
-	// error, no clamping). A coarser unit (microseconds reach ±292,000
-	// years) reads every date an INT96 holds exactly, to that unit.
+	// wrap around in that unit, as they do in Arrow C++ (no error, no
+	// clamping; arrow-go's pqarrow refuses them). A coarser unit
+	// (microseconds reach ±292,000 years) reads every date within its span
+	// exactly, to that unit; the Julian day is read as unsigned, as Arrow
+	// C++ and arrow-go read it.
 	Int96 *arrow.TimestampType
 	// IgnoreArrowSchema maps the Parquet schema alone, ignoring an
 	// ARROW:schema key-value entry.
