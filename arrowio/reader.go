@@ -159,9 +159,9 @@ func (r *Reader) enter() error {
 	return nil
 }
 
-// Close waits for the reads in progress (and the goroutines of open
-// RecordReaders, which it stops) and closes the file OpenFile opened.
-// Closing twice is harmless.
+// Close waits for the reads in progress, RecordReaders included (it
+// returns once each has been released, so release them first), and
+// closes the file OpenFile opened. Closing twice is harmless.
 func (r *Reader) Close() error {
 	r.mu.Lock()
 	if r.closed {
