@@ -78,10 +78,9 @@ func lifecycleFile(t *testing.T) (string, []byte) {
 	return path, file
 }
 
-// openLifecycle opens the file from disk (OpenFile, which reads each
-// column chunk as its column decodes) or from memory (Open over a
-// bytes.Reader, which reads a row group's projection when it opens).
-func openLifecycle(t *testing.T, source, path string, file []byte, opts ReadOptions) *Reader {
+// openSource opens the file at path with OpenFile when source is "file",
+// else its bytes, file, with Open over a bytes.Reader.
+func openSource(t *testing.T, source, path string, file []byte, opts ReadOptions) *Reader {
 	t.Helper()
 	var rd *Reader
 	var err error
@@ -93,6 +92,15 @@ func openLifecycle(t *testing.T, source, path string, file []byte, opts ReadOpti
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rd
+}
+
+// openLifecycle opens the file from disk (OpenFile, which reads each
+// column chunk as its column decodes) or from memory (Open over a
+// bytes.Reader, which reads a row group's projection when it opens).
+func openLifecycle(t *testing.T, source, path string, file []byte, opts ReadOptions) *Reader {
+	t.Helper()
+	rd := openSource(t, source, path, file, opts)
 	if rd.NumRowGroups() != lifeGroups {
 		t.Fatalf("the file has %d row groups, want %d", rd.NumRowGroups(), lifeGroups)
 	}

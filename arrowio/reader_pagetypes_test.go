@@ -292,67 +292,43 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 		mapped.MemoryMap = true
 		batches := opts
 		batches.BatchSize = 4
+		table := func(rd *Reader) error {
+			tbl, err := rd.ReadTable(ctx)
+			if err == nil {
+				tbl.Release()
+			}
+			return err
+		}
+		batchwise := func(rd *Reader) error {
+			tbl, err := readAllBatches(rd)
+			if err == nil {
+				tbl.Release()
+			}
+			return err
+		}
+		group := func(rd *Reader) error {
+			rec, err := rd.ReadRowGroup(ctx, 0)
+			if err == nil {
+				rec.Release()
+			}
+			return err
+		}
 		for _, way := range []struct {
 			name string
-			read func() error
+			rd   func() *Reader
+			read func(*Reader) error
 		}{
-			{"ReadTable", func() error {
-				rd := open(opts)
-				defer rd.Close()
-				tbl, err := rd.ReadTable(ctx)
-				if err == nil {
-					tbl.Release()
-				}
-				return err
-			}},
-			{"RecordReader", func() error {
-				rd := open(batches)
-				defer rd.Close()
-				tbl, err := readAllBatches(rd)
-				if err == nil {
-					tbl.Release()
-				}
-				return err
-			}},
-			{"ReadRowGroup", func() error {
-				rd := open(opts)
-				defer rd.Close()
-				rec, err := rd.ReadRowGroup(ctx, 0)
-				if err == nil {
-					rec.Release()
-				}
-				return err
-			}},
-			{"OpenFile", func() error {
-				rd := openFile(batches)
-				defer rd.Close()
-				tbl, err := readAllBatches(rd)
-				if err == nil {
-					tbl.Release()
-				}
-				return err
-			}},
-			{"OpenFile MemoryMap", func() error {
-				rd := openFile(mapped)
-				defer rd.Close()
-				tbl, err := rd.ReadTable(ctx)
-				if err == nil {
-					tbl.Release()
-				}
-				return err
-			}},
-			{"Filter", func() error {
-				rd := open(filtered)
-				defer rd.Close()
-				tbl, err := rd.ReadTable(ctx)
-				if err == nil {
-					tbl.Release()
-				}
-				return err
-			}},
+			{"ReadTable", func() *Reader { return open(opts) }, table},
+			{"RecordReader", func() *Reader { return open(batches) }, batchwise},
+			{"ReadRowGroup", func() *Reader { return open(opts) }, group},
+			{"OpenFile", func() *Reader { return openFile(batches) }, batchwise},
+			{"OpenFile MemoryMap", func() *Reader { return openFile(mapped) }, table},
+			{"Filter", func() *Reader { return open(filtered) }, table},
 		} {
 			desc := c.name + ", " + way.name
-			err := way.read()
+			rd := way.rd()
+			err := way.read(rd)
+			rd.Close()
 			var ce *CorruptError
 			switch {
 			case !errors.As(err, &ce):

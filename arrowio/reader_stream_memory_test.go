@@ -1,7 +1,6 @@
 package arrowio
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -119,16 +118,7 @@ func streamRead(t *testing.T, source, path string) streamStats {
 	opts := ReadOptions{Allocator: mem, BatchSize: streamBatch, Parallelism: 1}
 	var st streamStats
 	base := liveHeap()
-	var rd *Reader
-	var err error
-	if source == "file" {
-		rd, err = OpenFile(path, opts)
-	} else {
-		rd, err = Open(bytes.NewReader(file), int64(len(file)), opts)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := openSource(t, source, path, file, opts)
 	for _, rg := range rd.Metadata().RowGroups {
 		var c, u int64
 		for _, ch := range rg.Columns { // every column is projected
