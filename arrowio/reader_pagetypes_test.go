@@ -292,13 +292,6 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 		mapped.MemoryMap = true
 		batches := opts
 		batches.BatchSize = 4
-		table := func(rd *Reader) error {
-			tbl, err := rd.ReadTable(ctx)
-			if err == nil {
-				tbl.Release()
-			}
-			return err
-		}
 		batchwise := func(rd *Reader) error {
 			tbl, err := readAllBatches(rd)
 			if err == nil {
@@ -318,12 +311,12 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 			rd   func() *Reader
 			read func(*Reader) error
 		}{
-			{"ReadTable", func() *Reader { return open(opts) }, table},
+			{"ReadTable", func() *Reader { return open(opts) }, readTableErr},
 			{"RecordReader", func() *Reader { return open(batches) }, batchwise},
 			{"ReadRowGroup", func() *Reader { return open(opts) }, group},
 			{"OpenFile", func() *Reader { return openFile(batches) }, batchwise},
-			{"OpenFile MemoryMap", func() *Reader { return openFile(mapped) }, table},
-			{"Filter", func() *Reader { return open(filtered) }, table},
+			{"OpenFile MemoryMap", func() *Reader { return openFile(mapped) }, readTableErr},
+			{"Filter", func() *Reader { return open(filtered) }, readTableErr},
 		} {
 			desc := c.name + ", " + way.name
 			rd := way.rd()
@@ -415,11 +408,8 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				tbl, err := rd.ReadTable(context.Background())
+				err = readTableErr(rd)
 				rd.Close()
-				if err == nil {
-					tbl.Release()
-				}
 				var ce *CorruptError
 				switch {
 				case !errors.As(err, &ce):
@@ -524,14 +514,20 @@ func TestBadPageHeaderNamesPage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tbl, err := rd.ReadTable(context.Background())
+		err = readTableErr(rd)
 		rd.Close()
-		if err == nil {
-			tbl.Release()
-		}
 		var ce *CorruptError
 		if !errors.As(err, &ce) || ce.Page != 1 || ce.Offset != off {
 			t.Errorf("%s: err = %v, want a *CorruptError for page 1 at offset %d", c.name, err, off)
 		}
 	}
+}
+
+// readTableErr reads rd's table, releases it and returns the read's error.
+func readTableErr(rd *Reader) error {
+	tbl, err := rd.ReadTable(context.Background())
+	if err == nil {
+		tbl.Release()
+	}
+	return err
 }
