@@ -66,22 +66,11 @@ func liveHeap() int64 {
 
 // batchBytes returns the bytes of the buffers of rec's arrays.
 func batchBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	var walk func(d arrow.ArrayData)
-	walk = func(d arrow.ArrayData) {
-		for _, b := range d.Buffers() {
-			if b != nil {
-				n += int64(b.Len())
-			}
-		}
-		for _, c := range d.Children() {
-			walk(c)
-		}
-	}
+	var n int
 	for _, c := range rec.Columns() {
-		walk(c.Data())
+		n += bufferBytes(c.Data())
 	}
-	return n
+	return int64(n)
 }
 
 // streamStats is what streaming one file measured.
