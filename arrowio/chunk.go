@@ -5,6 +5,8 @@ import (
 	"hash/crc32"
 	"io"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -106,11 +108,11 @@ func (it *pageIterator) next() (p rawPage, ok bool, err error) {
 func checkPageSize(h *footer.PageHeader, off, left int64) error {
 	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
 		return fmt.Errorf("%w: page header at offset %d declares %d compressed, %d uncompressed bytes",
-			ErrCorrupt, off, h.CompressedPageSize, h.UncompressedPageSize)
+			errs.ErrCorrupt, off, h.CompressedPageSize, h.UncompressedPageSize)
 	}
 	if int64(h.CompressedPageSize) > left {
 		return fmt.Errorf("%w: page at offset %d declares %d bytes, the column chunk has %d left",
-			ErrCorrupt, off, h.CompressedPageSize, left)
+			errs.ErrCorrupt, off, h.CompressedPageSize, left)
 	}
 	return nil
 }
@@ -125,7 +127,7 @@ func (it *pageIterator) checkCRC(h *footer.PageHeader, stored []byte, off int64)
 	if want, ok := h.CRC.Get(); ok {
 		if got := crc32.ChecksumIEEE(stored); got != uint32(want) {
 			return fmt.Errorf("%w: page at offset %d: CRC-32 is %08x, page header says %08x",
-				ErrCorrupt, off, got, uint32(want))
+				errs.ErrCorrupt, off, got, uint32(want))
 		}
 	}
 	return nil

@@ -3,6 +3,8 @@ package arrowio
 import (
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
@@ -42,12 +44,12 @@ func (it *pageIterator) nextEncrypted() (p rawPage, ok bool, err error) {
 	isDict := h.Type == footer.PageTypeDictionary
 	if isDict != (hdrType == encrypt.ModuleDictionaryPageHeader) {
 		return p, false, fmt.Errorf("%w: page at offset %d is a %s page where the chunk metadata puts %s",
-			ErrCorrupt, p.offset, h.Type, hdrType)
+			errs.ErrCorrupt, p.offset, h.Type, hdrType)
 	}
 	start := it.pos + n
 	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || int(h.CompressedPageSize) > len(it.data)-start {
 		return p, false, fmt.Errorf("%w: encrypted page at offset %d declares %d bytes (%d uncompressed), the column chunk has %d left",
-			ErrCorrupt, p.offset, h.CompressedPageSize, h.UncompressedPageSize, len(it.data)-start)
+			errs.ErrCorrupt, p.offset, h.CompressedPageSize, h.UncompressedPageSize, len(it.data)-start)
 	}
 	stored := it.data[start : start+int(h.CompressedPageSize)]
 	if err := it.checkCRC(h, stored, p.offset); err != nil {
@@ -59,7 +61,7 @@ func (it *pageIterator) nextEncrypted() (p rawPage, ok bool, err error) {
 	}
 	if m != len(stored) {
 		return p, false, fmt.Errorf("%w: page at offset %d: the encrypted page of %d bytes holds a module of %d",
-			ErrCorrupt, p.offset, len(stored), m)
+			errs.ErrCorrupt, p.offset, len(stored), m)
 	}
 	p.payload = payload
 	it.pos = start + len(stored)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -292,7 +294,7 @@ func spreadAs[T any](run []byte, k int, valid []byte, at int) error {
 
 // errShortPage reports a values section that ran out.
 func errShortPage(what string, need, have int) error {
-	return fmt.Errorf("%w: %s needs %d bytes, the page has %d left", ErrCorrupt, what, need, have)
+	return fmt.Errorf("%w: %s needs %d bytes, the page has %d left", errs.ErrCorrupt, what, need, have)
 }
 
 // castBytes views b, whose length is a whole number of Ts, as a []T

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -25,7 +28,7 @@ type leafReader struct {
 	t        target
 
 	pages   pageIterator
-	dec     *decompressor
+	dec     *codec.Decompressor
 	pageBuf []byte
 	dict    *dictionary // &dictStore once the chunk's dictionary page is read
 	dictArr arrow.Array // dict as an Arrow array, for dictionary targets
@@ -74,13 +77,13 @@ type leafReader struct {
 // newLeafReader prepares to read leaf node of row group rg from chunk, the
 // column chunk's bytes starting at file offset base, as Arrow type dt.
 func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64,
-	dt arrow.DataType, opts *ReadOptions, dec *decompressor) (*leafReader, error) {
+	dt arrow.DataType, opts *ReadOptions, dec *codec.Decompressor) (*leafReader, error) {
 	t, err := newTarget(node, dt)
 	if err != nil {
 		return nil, err
 	}
 	if node.MaxRep > 0 || node.MaxDef > 1 {
-		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
+		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", errs.ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
 	}
 	l := leafReaders.Get().(*leafReader)
 	*l = leafReader{
@@ -111,24 +114,24 @@ var leafReaders = sync.Pool{New: func() any { return new(leafReader) }}
 // sentinel behind a location prefix, and every other failure while
 // decoding the chunk's bytes is a *CorruptError.
 func (l *leafReader) corrupt(err error) error {
-	var ce *CorruptError
+	var ce *errs.CorruptError
 	if errors.Is(err, kernels.ErrOffsetOverflow) {
-		err = fmt.Errorf("%w: %w; read the column as large_string/large_binary (SchemaOptions.Strings) or in smaller batches", ErrUnsupported, err)
+		err = fmt.Errorf("%w: %w; read the column as large_string/large_binary (SchemaOptions.Strings) or in smaller batches", errs.ErrUnsupported, err)
 	}
 	var fe *fileReadError
 	switch {
 	case errors.As(err, &ce):
 		return err
-	case errors.Is(err, ErrUnsupported), errors.As(err, &fe):
+	case errors.Is(err, errs.ErrUnsupported), errors.As(err, &fe):
 		return fmt.Errorf("row group %d, column %q, page %d: %w", l.rowGroup, l.node.DottedPath(), l.page, err)
 	}
-	return &CorruptError{Offset: l.pageOff, RowGroup: l.rowGroup, Column: l.node.DottedPath(), Page: l.page, Err: err}
+	return &errs.CorruptError{Offset: l.pageOff, RowGroup: l.rowGroup, Column: l.node.DottedPath(), Page: l.page, Err: err}
 }
 
 // read decodes the next n rows into a new array.
 func (l *leafReader) read(n int) (arrow.Array, error) {
 	if int64(n) > l.rows {
-		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
+		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", errs.ErrCorrupt, n, l.rows))
 	}
 	out := &l.out
 	out.init(l.mem, &l.t, n, batchSlots(n, l.pages.chunkBytes()), l.node.MaxDef > 0, l.dataHint(n))
@@ -280,7 +283,7 @@ func (l *leafReader) nextPage(out *colOut, at, n int) error {
 			return err
 		}
 		if !ok {
-			return fmt.Errorf("%w: column chunk ended with %d rows still to read", ErrCorrupt, l.rows)
+			return fmt.Errorf("%w: column chunk ended with %d rows still to read", errs.ErrCorrupt, l.rows)
 		}
 		switch p.header.Type {
 		case footer.PageTypeDictionary:
@@ -378,16 +381,16 @@ func (l *leafReader) releaseBuffers() {
 func (l *leafReader) readDictionary(p *rawPage) error {
 	dh := p.header.DictionaryPageHeader
 	if dh == nil {
-		return fmt.Errorf("%w: DICTIONARY_PAGE without dictionary_page_header", ErrCorrupt)
+		return fmt.Errorf("%w: DICTIONARY_PAGE without dictionary_page_header", errs.ErrCorrupt)
 	}
 	if l.dict != nil {
-		return fmt.Errorf("%w: a second dictionary page in one column chunk", ErrCorrupt)
+		return fmt.Errorf("%w: a second dictionary page in one column chunk", errs.ErrCorrupt)
 	}
 	if l.t.kind == nullTarget {
 		return nil // a column of nulls reads no values
 	}
 	// newDictionary copies what it keeps, so the page can use the buffer.
-	body, err := l.dec.decompress(l.codec, l.pageBuffer(max(int(p.header.UncompressedPageSize), 0)), p.payload, int(p.header.UncompressedPageSize))
+	body, err := l.dec.Decompress(l.codec, l.pageBuffer(max(int(p.header.UncompressedPageSize), 0)), p.payload, int(p.header.UncompressedPageSize))
 	if err != nil {
 		return err
 	}
@@ -407,7 +410,7 @@ func (l *leafReader) readDictionary(p *rawPage) error {
 func (l *leafReader) startDataPage(p *rawPage) error {
 	size := int(p.header.UncompressedPageSize)
 	if size < 0 {
-		return fmt.Errorf("%w: page declares %d uncompressed bytes", ErrCorrupt, size)
+		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
 	}
 	dp, err := splitDataPage(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
 	if err != nil {
@@ -420,7 +423,7 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 // values, or nil for the leaf's decoder of the page's encoding.
 func (l *leafReader) usePage(dp dataPage, vd valueDecoder) error {
 	if int64(dp.numValues) > l.rows {
-		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", ErrCorrupt, dp.numValues, l.rows)
+		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", errs.ErrCorrupt, dp.numValues, l.rows)
 	}
 	l.msbDefs = nil
 	switch {

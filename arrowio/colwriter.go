@@ -6,6 +6,9 @@ import (
 	"hash/crc32"
 	"math"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/footer"
@@ -71,11 +74,11 @@ type columnWriter struct {
 	set   columnSettings
 	order statOrder
 	vals  valueWriter
-	comp  *compressor // the compressor of the goroutine encoding the chunk
+	comp  *codec.Compressor // the compressor of the goroutine encoding the chunk
 	// snappy holds the column's snappy encoder choices (dictionary pages,
 	// data pages by encoding), carried from page to page and from chunk to
 	// chunk.
-	snappy snappyChoices
+	snappy codec.SnappyChoices
 
 	// The page being filled.
 	defs      defBitmap
@@ -178,7 +181,7 @@ func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
 	}
 	if c.node.MaxDef == 0 && valid != nil {
 		if k, _ := kernels.CountSetBits(valid, voff, n); k != n {
-			return fmt.Errorf("%w: column %q is required but has %d nulls", ErrUnsupported, c.path, n-k)
+			return fmt.Errorf("%w: column %q is required but has %d nulls", errs.ErrUnsupported, c.path, n-k)
 		}
 		valid = nil
 	}
@@ -353,13 +356,13 @@ const pageHeaderRoom = 64
 // are stored uncompressed and is_compressed says so.
 func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc footer.Encoding) error {
 	if len(body) > math.MaxInt32 {
-		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", ErrUnsupported, c.path, len(body))
+		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.path, len(body))
 	}
 	out, compressed := body, false
 	if c.set.codec != footer.CodecUncompressed {
-		c.comp.snappy = c.snappy.of(c.hdr.Type, enc)
-		packed, err := c.comp.compress(c.set.codec, c.set.level, append(c.packed[:0], body[:keep]...), body[keep:])
-		c.comp.snappy = nil
+		c.comp.Snappy = c.snappy.Of(c.hdr.Type, enc)
+		packed, err := c.comp.Compress(c.set.codec, c.set.level, append(c.packed[:0], body[:keep]...), body[keep:])
+		c.comp.Snappy = nil
 		c.packed = packed
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.path, err)
@@ -372,7 +375,7 @@ func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, en
 		c.dph2.IsCompressed = footer.Some(compressed)
 	}
 	if len(out) > math.MaxInt32 {
-		return fmt.Errorf("%w: column %q: a compressed page of %d bytes is larger than a page header can declare", ErrUnsupported, c.path, len(out))
+		return fmt.Errorf("%w: column %q: a compressed page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.path, len(out))
 	}
 	if c.crypt != nil {
 		return c.writeEncryptedPage(dst, body, out, enc)

@@ -5,6 +5,8 @@ import (
 	"hash/crc32"
 	"math"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
@@ -49,7 +51,7 @@ func (c *columnWriter) writeEncryptedPage(dst *[]byte, body, out []byte, enc foo
 		pageType, hdrType = encrypt.ModuleDictionaryPage, encrypt.ModuleDictionaryPageHeader
 	}
 	if len(out) > math.MaxInt32-s.c.Overhead(pageType) {
-		return fmt.Errorf("%w: column %q: an encrypted page of %d bytes is larger than a page header can declare", ErrUnsupported, c.path, len(out))
+		return fmt.Errorf("%w: column %q: an encrypted page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.path, len(out))
 	}
 	var err error
 	if s.page, err = s.c.Seal(s.page[:0], out, pageType, s.dataPages); err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
 )
@@ -82,7 +84,7 @@ func newValueDecoder(enc footer.Encoding, t *target, dict *dictionary, idx *[]ui
 		}
 	case footer.EncodingPlainDictionary, footer.EncodingRLEDictionary:
 		if dict == nil {
-			return nil, fmt.Errorf("%w: %s data page without a dictionary page before it", ErrCorrupt, enc)
+			return nil, fmt.Errorf("%w: %s data page without a dictionary page before it", errs.ErrCorrupt, enc)
 		}
 		dict.decoder = dictDecoder{dict: dict, idx: idx}
 		return &dict.decoder, nil
@@ -106,7 +108,7 @@ func newValueDecoder(enc footer.Encoding, t *target, dict *dictionary, idx *[]ui
 			return newDeltaFixed(t), nil
 		}
 	}
-	return nil, fmt.Errorf("%w: encoding %s for values read as %s", ErrUnsupported, enc, t.typ)
+	return nil, fmt.Errorf("%w: encoding %s for values read as %s", errs.ErrUnsupported, enc, t.typ)
 }
 
 // plainFixed decodes PLAIN values of fixed width (INT32, INT64, INT96,
@@ -259,7 +261,7 @@ func (d *dictDecoder) start(src []byte, count int) error {
 	}
 	w := uint(src[0])
 	if w > 32 {
-		return fmt.Errorf("%w: dictionary indices of bit width %d", ErrCorrupt, w)
+		return fmt.Errorf("%w: dictionary indices of bit width %d", errs.ErrCorrupt, w)
 	}
 	d.dec.Reset(src[1:], w)
 	return nil

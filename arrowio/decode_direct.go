@@ -3,6 +3,8 @@ package arrowio
 import (
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -44,7 +46,7 @@ func (l *leafReader) startDirectPage(p *rawPage, out *colOut, at, n int) (bool, 
 		out.growStep(at, dp.numValues) < dp.numValues {
 		return false, nil
 	}
-	if _, err := l.dec.decompress(l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {
+	if _, err := l.dec.Decompress(l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {
 		return true, err
 	}
 	l.inPlace = inPlace{n: present}
@@ -61,7 +63,7 @@ func (d *inPlace) start([]byte, int) error { return nil }
 
 func (d *inPlace) next(_ *colOut, _, k int) error {
 	if k > d.n {
-		return fmt.Errorf("%w: the definition levels count %d values, the page header %d", ErrCorrupt, k, d.n)
+		return fmt.Errorf("%w: the definition levels count %d values, the page header %d", errs.ErrCorrupt, k, d.n)
 	}
 	d.n -= k
 	return nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -114,7 +116,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 	}
 	chunk := append(append(footer.Marshal(nil, &h), levels...), values...)
 	l.pages = pageIterator{data: chunk}
-	arr, err := l.readRows(100, new(decompressor))
+	arr, err := l.readRows(100, new(codec.Decompressor))
 	if err == nil {
 		arr.Release()
 		t.Fatal("read a page whose levels count more values than it holds")

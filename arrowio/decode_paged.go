@@ -3,6 +3,8 @@ package arrowio
 import (
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
 )
@@ -43,7 +45,7 @@ func (p *pagedFixed) next(out *colOut, at, k int) error {
 	w := p.t.physWidth
 	if !p.decoded {
 		if k > p.n {
-			return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d", ErrCorrupt, p.n, k)
+			return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d", errs.ErrCorrupt, p.n, k)
 		}
 		if k == p.n && p.t.conv == nil {
 			// The batch takes the whole page: decode in place.
@@ -62,7 +64,7 @@ func (p *pagedFixed) next(out *colOut, at, k int) error {
 		p.decoded = true
 	}
 	if k*w > len(p.vals) {
-		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", ErrCorrupt, len(p.vals)/w, k)
+		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", errs.ErrCorrupt, len(p.vals)/w, k)
 	}
 	dst := out.values.Bytes()[at*p.t.width:]
 	if p.t.conv == nil {
@@ -89,7 +91,7 @@ func newBSSDecoder(t *target) *bssDecoder {
 func (d *bssDecoder) start(src []byte, count int) error {
 	w := d.t.physWidth
 	if w == 0 || len(src)%w != 0 || len(src)/w > count {
-		return fmt.Errorf("%w: BYTE_STREAM_SPLIT section of %d bytes is not at most %d values of %d bytes", ErrCorrupt, len(src), count, w)
+		return fmt.Errorf("%w: BYTE_STREAM_SPLIT section of %d bytes is not at most %d values of %d bytes", errs.ErrCorrupt, len(src), count, w)
 	}
 	d.src = src
 	d.reset(len(src) / w)
@@ -122,7 +124,7 @@ func (d *deltaInts) start(src []byte, count int) error {
 		return err
 	}
 	if h.Count > count {
-		return fmt.Errorf("%w: DELTA_BINARY_PACKED stream of %d values in a page of %d", ErrCorrupt, h.Count, count)
+		return fmt.Errorf("%w: DELTA_BINARY_PACKED stream of %d values in a page of %d", errs.ErrCorrupt, h.Count, count)
 	}
 	d.src = src
 	d.reset(h.Count)
@@ -155,7 +157,7 @@ func (d *deltaFixed) start(src []byte, count int) error {
 	}
 	w := d.t.physWidth
 	if h.Count > count || h.Count > maxDeltaPageData/max(w, 1) {
-		return fmt.Errorf("%w: DELTA_BYTE_ARRAY stream of %d values of %d bytes in a page of %d", ErrCorrupt, h.Count, w, count)
+		return fmt.Errorf("%w: DELTA_BYTE_ARRAY stream of %d values of %d bytes in a page of %d", errs.ErrCorrupt, h.Count, w, count)
 	}
 	d.src = src
 	d.reset(h.Count)
@@ -186,7 +188,7 @@ func (d *deltaBinary) start(src []byte, count int) error {
 		return err
 	}
 	if h.Count > count {
-		return fmt.Errorf("%w: %s stream of %d values in a page of %d", ErrCorrupt, d.enc, h.Count, count)
+		return fmt.Errorf("%w: %s stream of %d values in a page of %d", errs.ErrCorrupt, d.enc, h.Count, count)
 	}
 	d.src, d.n, d.pos, d.decoded = src, h.Count, 0, false
 	if cap(d.prefix) < d.n {
@@ -216,7 +218,7 @@ func decodeDelta[O int32 | int64](enc footer.Encoding, offsets []O, prefix []int
 		return 0, err
 	}
 	if size > maxDeltaPageData {
-		return 0, fmt.Errorf("%w: DELTA_BYTE_ARRAY page expands to %d bytes, more than the %d allowed", ErrCorrupt, size, maxDeltaPageData)
+		return 0, fmt.Errorf("%w: DELTA_BYTE_ARRAY page expands to %d bytes, more than the %d allowed", errs.ErrCorrupt, size, maxDeltaPageData)
 	}
 	_, err = kernels.DeltaByteArrayData(grow(size), offsets, prefix, src[suffixAt:])
 	return size, err
@@ -266,7 +268,7 @@ func (d *deltaBinary) next(out *colOut, at, k int) error {
 		}
 	}
 	if k > d.n-d.pos {
-		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", ErrCorrupt, d.n-d.pos, k)
+		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", errs.ErrCorrupt, d.n-d.pos, k)
 	}
 	src := d.offsets[d.pos : d.pos+k+1]
 	if d.t.varDecimal {
@@ -284,7 +286,7 @@ func (d *deltaBinary) next(out *colOut, at, k int) error {
 		}
 	} else {
 		if int64(out.dataLen)+int64(size) > 1<<31-1 {
-			return fmt.Errorf("%w: byte array data passes 2 GiB in one batch; read it as large_string/large_binary", ErrUnsupported)
+			return fmt.Errorf("%w: byte array data passes 2 GiB in one batch; read it as large_string/large_binary", errs.ErrUnsupported)
 		}
 		dst := offsets32(out)[at+1 : at+k+1]
 		for i := range dst {

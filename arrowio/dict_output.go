@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -24,7 +26,7 @@ func newDictValueDecoder(enc footer.Encoding, t *target, dict *dictionary, idx *
 	switch enc {
 	case footer.EncodingPlainDictionary, footer.EncodingRLEDictionary:
 		if dict == nil {
-			return nil, fmt.Errorf("%w: %s data page without a dictionary page before it", ErrCorrupt, enc)
+			return nil, fmt.Errorf("%w: %s data page without a dictionary page before it", errs.ErrCorrupt, enc)
 		}
 		return &dictIndexDecoder{dictDecoder: dictDecoder{dict: dict, idx: idx}}, nil
 	}
@@ -97,7 +99,7 @@ func putIndices(out *colOut, at int, idx []uint32, base, maxIndex int) error {
 		limit = math.MaxInt32
 	}
 	if uint64(maxIndex) > limit {
-		return fmt.Errorf("%w: a dictionary of %d values does not fit %s indices", ErrUnsupported, maxIndex+1, out.t.typ.(*arrow.DictionaryType).IndexType)
+		return fmt.Errorf("%w: a dictionary of %d values does not fit %s indices", errs.ErrUnsupported, maxIndex+1, out.t.typ.(*arrow.DictionaryType).IndexType)
 	}
 	dst := out.values.Bytes()[at*out.t.width:]
 	switch out.t.width {
@@ -144,7 +146,7 @@ func (o *colOut) buildDictionary() error {
 		defer extra.Release()
 		both, err := arrowmem.Concatenate([]arrow.Array{o.dict, extra}, o.mem)
 		if err != nil {
-			return fmt.Errorf("%w: dictionary with the values of fallback pages: %w", ErrUnsupported, err)
+			return fmt.Errorf("%w: dictionary with the values of fallback pages: %w", errs.ErrUnsupported, err)
 		}
 		o.dict.Release()
 		o.dict = both

@@ -3,6 +3,8 @@ package arrowio
 import (
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
 )
@@ -29,10 +31,10 @@ type dictionary struct {
 // anything is allocated.
 func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, page []byte) (*dictionary, error) {
 	if enc != footer.EncodingPlain && enc != footer.EncodingPlainDictionary {
-		return nil, fmt.Errorf("%w: dictionary page encoded %s", ErrUnsupported, enc)
+		return nil, fmt.Errorf("%w: dictionary page encoded %s", errs.ErrUnsupported, enc)
 	}
 	if count < 0 {
-		return nil, fmt.Errorf("%w: dictionary page declares %d values", ErrCorrupt, count)
+		return nil, fmt.Errorf("%w: dictionary page declares %d values", errs.ErrCorrupt, count)
 	}
 	*d = dictionary{t: t, len: count}
 	switch {
@@ -70,7 +72,7 @@ func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, pag
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("%w: dictionary page for values read as %s", ErrUnsupported, t.typ)
+		return nil, fmt.Errorf("%w: dictionary page for values read as %s", errs.ErrUnsupported, t.typ)
 	}
 	return d, nil
 }
@@ -106,7 +108,7 @@ func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
 		out.dataLen += n
 		return err
 	}
-	return fmt.Errorf("%w: dictionary values read as %s", ErrUnsupported, d.t.typ)
+	return fmt.Errorf("%w: dictionary values read as %s", errs.ErrUnsupported, d.t.typ)
 }
 
 // plainByteArrays decodes count PLAIN byte arrays from page into offsets

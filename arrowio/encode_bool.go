@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -116,7 +118,7 @@ func (w *boolWriter) appendBits(dst []byte, n int) ([]byte, error) {
 		binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
 		return dst, nil
 	}
-	return dst, fmt.Errorf("%w: encoding %s for BOOLEAN", ErrUnsupported, w.fallbackEnc)
+	return dst, fmt.Errorf("%w: encoding %s for BOOLEAN", errs.ErrUnsupported, w.fallbackEnc)
 }
 
 func (w *boolWriter) dictLen() int { return 0 }

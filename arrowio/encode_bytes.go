@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -75,7 +77,7 @@ func (w *bytesWriter[O]) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) 
 				w.sdata = append(w.sdata, vd[vo[x]:vo[x+1]]...)
 			}
 			if int64(len(w.sdata)) > maxOffsetOf[O]() {
-				return nil, 0, fmt.Errorf("%w: dictionary values past the range of the offsets", ErrUnsupported)
+				return nil, 0, fmt.Errorf("%w: dictionary values past the range of the offsets", errs.ErrUnsupported)
 			}
 			w.soffs = append(w.soffs, O(len(w.sdata)))
 		}
@@ -182,7 +184,7 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	case footer.EncodingDeltaByteArray:
 		dst, w.shared, err = kernels.AppendDeltaByteArray(dst, w.poffs, w.pdata, w.shared)
 	default:
-		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", ErrUnsupported, w.fallbackEnc)
+		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", errs.ErrUnsupported, w.fallbackEnc)
 	}
 	w.poffs, w.pdata = w.poffs[:1], w.pdata[:0]
 	return dst, w.fallbackEnc, err

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -37,7 +39,7 @@ func newValueWriter(n *footer.Node, dt arrow.DataType, set columnSettings, order
 	case footer.TypeFixedLenByteArray:
 		return &flbaWriter{node: n, width: int(n.TypeLength), order: order, fallbackEnc: set.encoding, truncate: set.truncate}, nil
 	}
-	return nil, fmt.Errorf("%w: writing %s columns", ErrUnsupported, n.Physical)
+	return nil, fmt.Errorf("%w: writing %s columns", errs.ErrUnsupported, n.Physical)
 }
 
 // valueType returns the type whose values an array of type dt holds: the
@@ -182,7 +184,7 @@ func appendFixed[T fixedValue](dst []byte, vals []T, enc footer.Encoding) ([]byt
 			return kernels.AppendDeltaBinaryPackedInt64(dst, v), nil
 		}
 	}
-	return dst, fmt.Errorf("%w: encoding %s for this column", ErrUnsupported, enc)
+	return dst, fmt.Errorf("%w: encoding %s for this column", errs.ErrUnsupported, enc)
 }
 
 func (w *fixedWriter[T, U]) dictLen() int { return len(w.dict.values) }

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -131,7 +133,7 @@ func (w *flbaWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, foote
 		dst = slices.Grow(dst, len(w.vals))[:n+len(w.vals)]
 		err = kernels.ByteStreamSplitEncode(dst[n:], w.vals, w.width)
 	default:
-		err = fmt.Errorf("%w: encoding %s for FIXED_LEN_BYTE_ARRAY", ErrUnsupported, w.fallbackEnc)
+		err = fmt.Errorf("%w: encoding %s for FIXED_LEN_BYTE_ARRAY", errs.ErrUnsupported, w.fallbackEnc)
 	}
 	w.vals = w.vals[:0]
 	return dst, w.fallbackEnc, err

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -83,11 +85,11 @@ func leafArray(arr arrow.Array, leaf *footer.Node, mem memory.Allocator) (arrow.
 	for _, name := range leaf.Path[1:] {
 		st, ok := cur.(*array.Struct)
 		if !ok {
-			return nil, fmt.Errorf("%w: filter column %q: %s is not a struct", ErrUnsupported, leaf.DottedPath(), cur.DataType())
+			return nil, fmt.Errorf("%w: filter column %q: %s is not a struct", errs.ErrUnsupported, leaf.DottedPath(), cur.DataType())
 		}
 		k, ok := st.DataType().(*arrow.StructType).FieldIdx(name)
 		if !ok {
-			return nil, fmt.Errorf("%w: filter column %q: no field %q in %s", ErrUnsupported, leaf.DottedPath(), name, st.DataType())
+			return nil, fmt.Errorf("%w: filter column %q: no field %q in %s", errs.ErrUnsupported, leaf.DottedPath(), name, st.DataType())
 		}
 		ancestors = append(ancestors, st)
 		cur = st.Field(k)

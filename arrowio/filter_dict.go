@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -21,8 +24,8 @@ const dictPruneBytes = 64 << 10
 func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error) {
 	leaves := r.filter.bound.Leaves()
 	out := make([][][]byte, len(leaves))
-	dec := decompressors.Get().(*decompressor)
-	dec.checksums = r.opts.VerifyCRC
+	dec := decompressors.Get().(*codec.Decompressor)
+	dec.Checksums = r.opts.VerifyCRC
 	defer decompressors.Put(dec)
 	for c, leaf := range leaves {
 		md := rg.Columns[leaf.Column].MetaData
@@ -59,10 +62,10 @@ func dictionaryOnly(md *footer.ColumnMetaData) bool {
 // readDictionaryValues reads the dictionary page at the start of the
 // chunk when it fits in dictPruneBytes, and splits its values; nil when it
 // is larger or the chunk does not start with one.
-func (r *Reader) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node, dec *decompressor) ([][]byte, error) {
+func (r *Reader) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node, dec *codec.Decompressor) ([][]byte, error) {
 	start, length, err := chunkRange(md, r.ft.MetaOffset, false)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w", errs.ErrCorrupt, err)
 	}
 	buf := make([]byte, min(length, dictPruneBytes))
 	if _, err := io.ReadFull(io.NewSectionReader(r.r, start, int64(len(buf))), buf); err != nil {
@@ -79,7 +82,7 @@ func (r *Reader) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.No
 	if md.Codec != footer.CodecUncompressed {
 		dst = make([]byte, h.UncompressedPageSize)
 	}
-	body, err := dec.decompress(md.Codec, dst, buf[n:n+int(h.CompressedPageSize)], int(h.UncompressedPageSize))
+	body, err := dec.Decompress(md.Codec, dst, buf[n:n+int(h.CompressedPageSize)], int(h.UncompressedPageSize))
 	if err != nil {
 		return nil, err
 	}

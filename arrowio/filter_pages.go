@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/encrypt"
@@ -42,7 +45,7 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
 		start, end, ok, err := pageindex.IndexSpan(off, length, r.ft.MetaOffset)
 		if err != nil {
-			return &CorruptError{Offset: off.Value, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+			return &errs.CorruptError{Offset: off.Value, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
 		if ok {
 			wants = append(wants, want{leaf, ci})
@@ -94,7 +97,7 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 				return r.indexError(i, w.leaf, ranges[k].start, err)
 			}
 			if _, err := footer.Unmarshal(plain, msg); err != nil {
-				return &CorruptError{Offset: ranges[k].start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", ErrCorrupt, err)}
+				return &errs.CorruptError{Offset: ranges[k].start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", errs.ErrCorrupt, err)}
 			}
 		}
 		return nil
@@ -120,8 +123,8 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 			putBytes(b)
 		}
 	}()
-	dec := decompressors.Get().(*decompressor)
-	dec.checksums = r.opts.VerifyCRC
+	dec := decompressors.Get().(*codec.Decompressor)
+	dec.Checksums = r.opts.VerifyCRC
 	defer decompressors.Put(dec)
 	leaves := col.leafNodes()
 	chunks := make([]columnChunk, len(leaves))
@@ -140,12 +143,12 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	for k, leaf := range leaves {
 		md := rg.Columns[leaf.Column].MetaData
 		if md == nil {
-			return nil, &CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
-				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", ErrCorrupt)}
+			return nil, &errs.CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
+				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
 		}
 		start, length, err := chunkRange(md, r.ft.MetaOffset, r.padChunks)
 		if err != nil {
-			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
 		chunks[k], ends[k] = columnChunk{md: md, base: start}, start+length
 		p, ok := pageindex.Pages{}, false
@@ -170,7 +173,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 		}
 		leafRanges, err := pageRanges(idx.oi[leaf.Column], firsts[k], cover, n, chunks[k].base, ends[k])
 		if err != nil {
-			return nil, &CorruptError{Offset: chunks[k].base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: err}
+			return nil, &errs.CorruptError{Offset: chunks[k].base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: err}
 		}
 		for _, br := range leafRanges {
 			brs, owner = append(brs, br), append(owner, k)
@@ -230,8 +233,8 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	}
 	if lr, ok := l.(*leafReader); ok && rows < n && (lr.left != 0 || !lr.pages.exhausted()) {
 		arr.Release()
-		return nil, &CorruptError{Offset: chunks[0].base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
-			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", ErrCorrupt)}
+		return nil, &errs.CorruptError{Offset: chunks[0].base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
+			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", errs.ErrCorrupt)}
 	}
 	return takeSpans(arr, positionsIn(cover, ranges), r)
 }
@@ -301,7 +304,7 @@ func pageRanges(oi *footer.OffsetIndex, first []int64, cover pageindex.Ranges, n
 	for _, p := range overlappingPages(first, cover, n) {
 		loc := oi.PageLocations[p]
 		if loc.Offset < start || loc.CompressedPageSize <= 0 || loc.Offset > end || int64(loc.CompressedPageSize) > end-loc.Offset {
-			return nil, fmt.Errorf("%w: offset index page %d of %d bytes at offset %d lies outside the column chunk [%d, %d)", ErrCorrupt, p, loc.CompressedPageSize, loc.Offset, start, end)
+			return nil, fmt.Errorf("%w: offset index page %d of %d bytes at offset %d lies outside the column chunk [%d, %d)", errs.ErrCorrupt, p, loc.CompressedPageSize, loc.Offset, start, end)
 		}
 		if m := len(brs); m > 0 && brs[m-1].end == loc.Offset {
 			brs[m-1].end += int64(loc.CompressedPageSize)

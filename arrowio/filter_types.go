@@ -3,6 +3,8 @@ package arrowio
 import (
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/footer"
@@ -20,7 +22,7 @@ func checkFilterInt96(b *pageindex.Bound, opts *ReadOptions) error {
 	}
 	for _, leaf := range b.Leaves() {
 		if leaf.Physical == footer.TypeInt96 {
-			return fmt.Errorf("%w: filter on INT96 column %q read as %s: predicates on INT96 columns need the default nanosecond unit", ErrUnsupported, leaf.DottedPath(), opts.Mapping.Int96)
+			return fmt.Errorf("%w: filter on INT96 column %q read as %s: predicates on INT96 columns need the default nanosecond unit", errs.ErrUnsupported, leaf.DottedPath(), opts.Mapping.Int96)
 		}
 	}
 	return nil

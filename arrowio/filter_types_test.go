@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
@@ -341,7 +343,7 @@ func TestFilterInt96Unit(t *testing.T) {
 	}
 	_, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Filter: pageindex.Eq("ts", pageindex.Int(0)),
 		Mapping: SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}})
-	if !errors.Is(err, ErrUnsupported) {
+	if !errors.Is(err, errs.ErrUnsupported) {
 		t.Errorf("filter on INT96 read in milliseconds: %v, want ErrUnsupported", err)
 	}
 	if _, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Filter: pageindex.Eq("id", pageindex.Int(0)),

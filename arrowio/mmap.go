@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 )
 
 // Reads from a memory-mapped file (ReadOptions.MemoryMap) slice column
@@ -37,7 +39,7 @@ func (m *mapping) guard(read func() error) (err error) {
 		if _, ok := p.(runtime.Error); !ok || !m.shrunk() {
 			panic(p)
 		}
-		err = fmt.Errorf("%w: %s changed while it was read (it is now shorter than the %d bytes mapped)", ErrCorrupt, m.f.Name(), len(m.data))
+		err = fmt.Errorf("%w: %s changed while it was read (it is now shorter than the %d bytes mapped)", errs.ErrCorrupt, m.f.Name(), len(m.data))
 	}()
 	return read()
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -180,7 +182,7 @@ func TestMemoryMapTruncated(t *testing.T) {
 			t.Fatal("the file was not mapped")
 		}
 		err = truncateAndRead(t, rd, path, batches)
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "changed while it was read") {
+		if !errors.Is(err, errs.ErrCorrupt) || !strings.Contains(err.Error(), "changed while it was read") {
 			t.Errorf("batches %v: reading a truncated mapped file: %v", batches, err)
 		}
 		if err := rd.Close(); err != nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/internal/corpus"
@@ -60,7 +62,7 @@ func checkBadLevels(t *testing.T, why string, err error) {
 	if err == nil {
 		t.Fatalf("read without error, but %s", why)
 	}
-	if !errors.Is(err, ErrCorrupt) {
+	if !errors.Is(err, errs.ErrCorrupt) {
 		t.Fatalf("error does not wrap ErrCorrupt (%s): %v", why, err)
 	}
 	t.Logf("%s: %v", why, err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -73,7 +75,7 @@ func compareWithPqarrow(t *testing.T, path, rel string, want arrow.Table, batch 
 	defer rd.Close()
 	got, err := readAllBatches(rd)
 	if err != nil {
-		if errors.Is(err, ErrUnsupported) {
+		if errors.Is(err, errs.ErrUnsupported) {
 			t.Skipf("not supported: %v", err)
 		}
 		t.Fatalf("read (batch %d): %v", batch, err)

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/quiverio/quiver/arrowio/internal/schema"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/footer"
@@ -44,14 +48,14 @@ type nestedLeaf struct {
 
 // newNestedLeaf prepares to read leaf l of a nested field from its column
 // chunk (see newLeafReader for the arguments).
-func newNestedLeaf(l *fieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, opts *ReadOptions) (*nestedLeaf, error) {
-	t, err := newTarget(l.node, l.field.Type)
+func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, opts *ReadOptions) (*nestedLeaf, error) {
+	t, err := newTarget(l.Node, l.Field.Type)
 	if err != nil {
 		return nil, err
 	}
 	return &nestedLeaf{
 		leafReader: leafReader{
-			node:         l.node,
+			node:         l.Node,
 			rowGroup:     rg,
 			codec:        md.Codec,
 			mem:          opts.allocator(),
@@ -62,8 +66,8 @@ func newNestedLeaf(l *fieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte
 			totalRows:    rows,
 			uncompressed: dataBound(md),
 		},
-		maxDef:      l.node.MaxDef,
-		maxRep:      l.node.MaxRep,
+		maxDef:      l.Node.MaxDef,
+		maxRep:      l.Node.MaxRep,
 		levelsLeft:  md.NumValues,
 		chunkLevels: md.NumValues,
 	}, nil
@@ -74,7 +78,7 @@ func newNestedLeaf(l *fieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte
 // values, which the caller releases.
 func (l *nestedLeaf) readRows(n int) (def, rep []int16, vals arrow.Array, err error) {
 	if int64(n) > l.rows {
-		return nil, nil, nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", ErrCorrupt, n, l.rows))
+		return nil, nil, nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", errs.ErrCorrupt, n, l.rows))
 	}
 	// The previous batch's carry moves to the front.
 	c := l.carry
@@ -178,7 +182,7 @@ func (l *nestedLeaf) decodeLevels(k int) error {
 			return err
 		}
 		if !l.seen && k > 0 && l.rep[at] != 0 {
-			return fmt.Errorf("%w: the column chunk starts with repetition level %d, not a row", ErrCorrupt, l.rep[at])
+			return fmt.Errorf("%w: the column chunk starts with repetition level %d, not a row", errs.ErrCorrupt, l.rep[at])
 		}
 	}
 	l.seen = l.seen || k > 0
@@ -266,7 +270,7 @@ func (l *nestedLeaf) nextPage() error {
 			return err
 		}
 		if !ok {
-			return fmt.Errorf("%w: column chunk ended with rows still to read", ErrCorrupt)
+			return fmt.Errorf("%w: column chunk ended with rows still to read", errs.ErrCorrupt)
 		}
 		switch p.header.Type {
 		case footer.PageTypeDictionary:
@@ -288,7 +292,7 @@ func (l *nestedLeaf) nextPage() error {
 func (l *nestedLeaf) startPage(p *rawPage) error {
 	size := int(p.header.UncompressedPageSize)
 	if size < 0 {
-		return fmt.Errorf("%w: page declares %d uncompressed bytes", ErrCorrupt, size)
+		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
 	}
 	dp, err := splitDataPage(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.maxDef, l.maxRep)
 	if err != nil {

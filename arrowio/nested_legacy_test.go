@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -151,7 +153,7 @@ func TestNestedOptionalMapKeyNull(t *testing.T) {
 	if err == nil {
 		tbl.Release()
 		t.Errorf("ReadTable read a null map key without error")
-	} else if !errors.Is(err, ErrCorrupt) {
+	} else if !errors.Is(err, errs.ErrCorrupt) {
 		t.Errorf("null map key: error does not wrap ErrCorrupt: %v", err)
 	}
 	rd.Close()
@@ -175,7 +177,7 @@ func TestNestedOptionalMapKeyNull(t *testing.T) {
 	if rr.Next() {
 		t.Errorf("row 1, with a null key, read as %v", rr.RecordBatch().Column(0))
 	}
-	if err := rr.Err(); !errors.Is(err, ErrCorrupt) {
+	if err := rr.Err(); !errors.Is(err, errs.ErrCorrupt) {
 		t.Errorf("row 1: error %v does not wrap ErrCorrupt", err)
 	}
 }

@@ -3,6 +3,8 @@ package arrowio
 import (
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
 )
@@ -32,7 +34,7 @@ func (lr *levelReader) reset(enc footer.Encoding, src []byte, count int, max int
 	case footer.EncodingBitPacked:
 		// splitDataPage checked that src holds count levels of w bits.
 		if uint64(count)*uint64(w) > 8*uint64(len(src)) {
-			return fmt.Errorf("%w: %d BIT_PACKED levels of %d bits in %d bytes", ErrCorrupt, count, w, len(src))
+			return fmt.Errorf("%w: %d BIT_PACKED levels of %d bits in %d bytes", errs.ErrCorrupt, count, w, len(src))
 		}
 		if cap(lr.scratch) < count {
 			lr.scratch = make([]int16, count)
@@ -42,7 +44,7 @@ func (lr *levelReader) reset(enc footer.Encoding, src []byte, count int, max int
 		_, err := kernels.UnpackLevelsMSB(lr.packed, src, w, max)
 		return err
 	}
-	return fmt.Errorf("%w: levels encoded %s", ErrUnsupported, enc)
+	return fmt.Errorf("%w: levels encoded %s", errs.ErrUnsupported, enc)
 }
 
 // read decodes the next len(dst) levels into dst.
@@ -52,7 +54,7 @@ func (lr *levelReader) read(dst []int16) error {
 		return err
 	}
 	if len(dst) > len(lr.packed) {
-		return fmt.Errorf("%w: %d BIT_PACKED levels asked, the page has %d left", ErrCorrupt, len(dst), len(lr.packed))
+		return fmt.Errorf("%w: %d BIT_PACKED levels asked, the page has %d left", errs.ErrCorrupt, len(dst), len(lr.packed))
 	}
 	copy(dst, lr.packed)
 	lr.packed = lr.packed[len(dst):]

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -267,17 +269,17 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 					}
 				}()
 				for j, l := range col.nested.leaves {
-					def, rep := writtenLevels(t, nc.file, rd, l.node)
-					if l.node.MaxDef == 0 {
+					def, rep := writtenLevels(t, nc.file, rd, l.Node)
+					if l.Node.MaxDef == 0 {
 						// No definition levels on the page; the
 						// shredder may give zeros, one per row.
 						def = make([]int16, len(cols[j].Def))
 					}
 					if !slices.Equal(def, cols[j].Def) {
-						t.Errorf("leaf %s: definition levels\nshredded: %v\n  pqarrow: %v", l.node.DottedPath(), cols[j].Def, def)
+						t.Errorf("leaf %s: definition levels\nshredded: %v\n  pqarrow: %v", l.Node.DottedPath(), cols[j].Def, def)
 					}
-					if l.node.MaxRep > 0 && !slices.Equal(rep, cols[j].Rep) {
-						t.Errorf("leaf %s: repetition levels\nshredded: %v\n  pqarrow: %v", l.node.DottedPath(), cols[j].Rep, rep)
+					if l.Node.MaxRep > 0 && !slices.Equal(rep, cols[j].Rep) {
+						t.Errorf("leaf %s: repetition levels\nshredded: %v\n  pqarrow: %v", l.Node.DottedPath(), cols[j].Rep, rep)
 					}
 				}
 			}
@@ -291,7 +293,7 @@ func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (de
 	t.Helper()
 	var (
 		dec kernels.RLEDecoder
-		d   decompressor
+		d   codec.Decompressor
 		buf []byte
 	)
 	for rg, g := range rd.Metadata().RowGroups {

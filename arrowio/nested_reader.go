@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -16,7 +19,7 @@ import (
 type columnReader interface {
 	// readRows decodes the next n rows into a new array, decompressing
 	// pages with dec.
-	readRows(n int, dec *decompressor) (arrow.Array, error)
+	readRows(n int, dec *codec.Decompressor) (arrow.Array, error)
 	// release returns the reader's pooled buffers; it is not used again.
 	release()
 	// attachChunks gives the reader the bytes of its leaves' column
@@ -36,9 +39,9 @@ func (r *nestedReader) attachChunks(chunks [][]byte) {
 }
 
 // readRows reads a flat column's next n rows with dec.
-func (l *leafReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
+func (l *leafReader) readRows(n int, dec *codec.Decompressor) (arrow.Array, error) {
 	l.dec = dec
-	dec.checksums = l.pages.verifyCRC
+	dec.Checksums = l.pages.verifyCRC
 	defer func() { l.dec = nil }()
 	return l.read(n)
 }
@@ -60,7 +63,7 @@ type nestedReader struct {
 func newNestedReader(f *nestedField, rg int, chunks []columnChunk, rows int64, opts *ReadOptions) (*nestedReader, error) {
 	asm, err := levels.NewAssembler(f.node)
 	if err != nil {
-		return nil, fmt.Errorf("%w: column %q: %w", ErrUnsupported, f.node.Name, err)
+		return nil, fmt.Errorf("%w: column %q: %w", errs.ErrUnsupported, f.node.Name, err)
 	}
 	r := &nestedReader{field: f, asm: asm, mem: opts.allocator(), rowGroup: rg,
 		leaves: make([]*nestedLeaf, len(f.leaves)), cols: make([]levels.Column, len(f.leaves))}
@@ -90,7 +93,7 @@ func (r *nestedReader) release() {
 	}
 }
 
-func (r *nestedReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
+func (r *nestedReader) readRows(n int, dec *codec.Decompressor) (arrow.Array, error) {
 	defer func() {
 		for i, c := range r.cols {
 			if c.Values != nil {
@@ -101,7 +104,7 @@ func (r *nestedReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
 	}()
 	for i, l := range r.leaves {
 		l.dec = dec
-		dec.checksums = l.pages.verifyCRC
+		dec.Checksums = l.pages.verifyCRC
 		def, rep, vals, err := l.readRows(n)
 		l.dec = nil
 		if err != nil {
@@ -112,9 +115,9 @@ func (r *nestedReader) readRows(n int, dec *decompressor) (arrow.Array, error) {
 	arr, err := r.asm.Assemble(r.mem, n, r.cols)
 	if err != nil {
 		if errors.Is(err, levels.ErrCorrupt) {
-			return nil, &CorruptError{Offset: -1, RowGroup: r.rowGroup, Column: r.field.node.Name, Page: -1, Err: err}
+			return nil, &errs.CorruptError{Offset: -1, RowGroup: r.rowGroup, Column: r.field.node.Name, Page: -1, Err: err}
 		}
-		return nil, fmt.Errorf("row group %d, column %q: %w: %w", r.rowGroup, r.field.node.Name, ErrUnsupported, err)
+		return nil, fmt.Errorf("row group %d, column %q: %w: %w", r.rowGroup, r.field.node.Name, errs.ErrUnsupported, err)
 	}
 	return arr, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -47,7 +49,7 @@ func writePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]nestedLeafTy
 	}
 	kids := func(fs []arrow.Field, nodes []*footer.Node, slot int16) ([]*levels.Node, error) {
 		if len(fs) != len(nodes) {
-			return nil, fmt.Errorf("%w: field %q has %d children, its Parquet group %d", ErrUnsupported, f.Name, len(fs), len(nodes))
+			return nil, fmt.Errorf("%w: field %q has %d children, its Parquet group %d", errs.ErrUnsupported, f.Name, len(fs), len(nodes))
 		}
 		out := make([]*levels.Node, len(fs))
 		for i, c := range fs {
@@ -67,7 +69,7 @@ func writePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]nestedLeafTy
 		return ln, err
 	case *arrow.MapType, arrow.ListLikeType:
 		if len(n.Children) != 1 || n.Children[0].IsLeaf() {
-			return nil, fmt.Errorf("%w: field %q: Parquet group %q is not a three-level list or map", ErrUnsupported, f.Name, n.DottedPath())
+			return nil, fmt.Errorf("%w: field %q: Parquet group %q is not a three-level list or map", errs.ErrUnsupported, f.Name, n.DottedPath())
 		}
 		rep := n.Children[0]
 		ln.ElemDefLevel, ln.ElemRepLevel = rep.MaxDef, rep.MaxRep
@@ -86,7 +88,7 @@ func writePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]nestedLeafTy
 		return ln, err
 	}
 	if !n.IsLeaf() {
-		return nil, fmt.Errorf("%w: field %q of type %s is the Parquet group %q", ErrUnsupported, f.Name, f.Type, n.DottedPath())
+		return nil, fmt.Errorf("%w: field %q of type %s is the Parquet group %q", errs.ErrUnsupported, f.Name, f.Type, n.DottedPath())
 	}
 	ln.Kind, ln.Column = levels.Leaf, len(*leaves)
 	*leaves = append(*leaves, nestedLeafType{node: n, dt: f.Type})
@@ -100,7 +102,7 @@ func (w *nestedFieldWriter) shred(arr arrow.Array, lo, hi int) error {
 	defer sl.Release()
 	cols, err := w.sh.Shred(memory.DefaultAllocator, sl)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+		return fmt.Errorf("%w: %w", errs.ErrUnsupported, err)
 	}
 	w.cols = cols
 	return nil
@@ -126,7 +128,7 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 	def, rep := col.Def, col.Rep
 	n := len(def)
 	if rep != nil && len(rep) != n {
-		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", ErrUnsupported, c.path, len(rep), n)
+		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.path, len(rep), n)
 	}
 	maxDef := c.node.MaxDef
 	c.pageDefHist = levelCounts(c.pageDefHist, maxDef)
@@ -162,7 +164,7 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 			c.repLv = append(c.repLv, rep[i:j]...)
 		}
 		if v+present > vals.Len() {
-			return fmt.Errorf("%w: column %q: levels give more than its %d values", ErrUnsupported, c.path, vals.Len())
+			return fmt.Errorf("%w: column %q: levels give more than its %d values", errs.ErrUnsupported, c.path, vals.Len())
 		}
 		c.defLv = append(c.defLv, def[i:j]...)
 		if err := c.vals.put(v, v+present, nil, 0, present); err != nil {
@@ -185,7 +187,7 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 		i = j
 	}
 	if v != vals.Len() {
-		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", ErrUnsupported, c.path, v, vals.Len())
+		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.path, v, vals.Len())
 	}
 	return nil
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -33,18 +36,18 @@ func levelWidth(max int16) uint { return uint(bits.Len16(uint16(max))) }
 // the page; the result may alias p.payload or buf. An uncompressed page
 // may come with only its first bytes (p.more > 0): its values section is
 // then the part of them past the levels.
-func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, buf []byte, maxDef, maxRep int16) (dataPage, error) {
+func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *codec.Decompressor, buf []byte, maxDef, maxRep int16) (dataPage, error) {
 	h := &p.header
 	switch h.Type {
 	case footer.PageTypeData:
 		dh := h.DataPageHeader
 		if dh == nil {
-			return dataPage{}, fmt.Errorf("%w: DATA_PAGE without data_page_header", ErrCorrupt)
+			return dataPage{}, fmt.Errorf("%w: DATA_PAGE without data_page_header", errs.ErrCorrupt)
 		}
 		if dh.NumValues < 0 {
-			return dataPage{}, fmt.Errorf("%w: data page declares %d values", ErrCorrupt, dh.NumValues)
+			return dataPage{}, fmt.Errorf("%w: data page declares %d values", errs.ErrCorrupt, dh.NumValues)
 		}
-		body, err := d.decompress(codec, buf, p.payload, int(h.UncompressedPageSize)-p.more)
+		body, err := d.Decompress(codec, buf, p.payload, int(h.UncompressedPageSize)-p.more)
 		if err != nil {
 			return dataPage{}, err
 		}
@@ -62,7 +65,7 @@ func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, b
 			}
 		}
 		if maxRep > 0 && maxDef > 0 && dh.RepetitionLevelEncoding != dh.DefinitionLevelEncoding {
-			return dataPage{}, fmt.Errorf("%w: repetition levels encoded %s but definition levels %s", ErrUnsupported,
+			return dataPage{}, fmt.Errorf("%w: repetition levels encoded %s but definition levels %s", errs.ErrUnsupported,
 				dh.RepetitionLevelEncoding, dh.DefinitionLevelEncoding)
 		}
 		dp.values = body
@@ -76,12 +79,12 @@ func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *decompressor, b
 		if compressed, ok := h.DataPageHeaderV2.IsCompressed.Get(); ok && !compressed {
 			codec = footer.CodecUncompressed
 		}
-		if dp.values, err = d.decompress(codec, buf, values, size); err != nil {
+		if dp.values, err = d.Decompress(codec, buf, values, size); err != nil {
 			return dataPage{}, err
 		}
 		return dp, nil
 	}
-	return dataPage{}, fmt.Errorf("%w: page type %s is not a data page", ErrCorrupt, h.Type)
+	return dataPage{}, fmt.Errorf("%w: page type %s is not a data page", errs.ErrCorrupt, h.Type)
 }
 
 // splitV2Levels checks the header of data page v2 p and splits its level
@@ -91,13 +94,13 @@ func splitV2Levels(p *rawPage) (dp dataPage, values []byte, err error) {
 	h := &p.header
 	dh := h.DataPageHeaderV2
 	if dh == nil {
-		return dataPage{}, nil, fmt.Errorf("%w: DATA_PAGE_V2 without data_page_header_v2", ErrCorrupt)
+		return dataPage{}, nil, fmt.Errorf("%w: DATA_PAGE_V2 without data_page_header_v2", errs.ErrCorrupt)
 	}
 	rl, dl := int(dh.RepetitionLevelsByteLength), int(dh.DefinitionLevelsByteLength)
 	if dh.NumValues < 0 || dh.NumNulls < 0 || dh.NumNulls > dh.NumValues || dh.NumRows < 0 || rl < 0 || dl < 0 ||
 		rl+dl > len(p.payload) || rl+dl > int(h.UncompressedPageSize) {
 		return dataPage{}, nil, fmt.Errorf("%w: data page v2 header: %d values, %d nulls, %d rows, level sections of %d and %d bytes in a page of %d (%d uncompressed)",
-			ErrCorrupt, dh.NumValues, dh.NumNulls, dh.NumRows, rl, dl, len(p.payload), h.UncompressedPageSize)
+			errs.ErrCorrupt, dh.NumValues, dh.NumNulls, dh.NumRows, rl, dl, len(p.payload), h.UncompressedPageSize)
 	}
 	dp = dataPage{
 		numValues:     int(dh.NumValues),
@@ -117,19 +120,19 @@ func v1Levels(body []byte, enc footer.Encoding, n int, max int16, what string) (
 	switch enc {
 	case footer.EncodingRLE:
 		if len(body) < 4 {
-			return nil, nil, fmt.Errorf("%w: %s level section length needs 4 bytes, page has %d", ErrCorrupt, what, len(body))
+			return nil, nil, fmt.Errorf("%w: %s level section length needs 4 bytes, page has %d", errs.ErrCorrupt, what, len(body))
 		}
 		l := binary.LittleEndian.Uint32(body)
 		if uint64(l) > uint64(len(body)-4) {
-			return nil, nil, fmt.Errorf("%w: %s level section of %d bytes, page has %d", ErrCorrupt, what, l, len(body)-4)
+			return nil, nil, fmt.Errorf("%w: %s level section of %d bytes, page has %d", errs.ErrCorrupt, what, l, len(body)-4)
 		}
 		return body[4 : 4+l], body[4+l:], nil
 	case footer.EncodingBitPacked:
 		l := (uint64(n)*uint64(levelWidth(max)) + 7) / 8
 		if l > uint64(len(body)) {
-			return nil, nil, fmt.Errorf("%w: %d bit-packed %s levels need %d bytes, page has %d", ErrCorrupt, n, what, l, len(body))
+			return nil, nil, fmt.Errorf("%w: %d bit-packed %s levels need %d bytes, page has %d", errs.ErrCorrupt, n, what, l, len(body))
 		}
 		return body[:l], body[l:], nil
 	}
-	return nil, nil, fmt.Errorf("%w: %s levels encoded with %s", ErrUnsupported, what, enc)
+	return nil, nil, fmt.Errorf("%w: %s levels encoded with %s", errs.ErrUnsupported, what, enc)
 }

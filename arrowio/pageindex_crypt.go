@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
@@ -34,7 +36,7 @@ func openModule(c *encrypt.ChunkCipher, buf []byte, t encrypt.ModuleType) ([]byt
 		return nil, err
 	}
 	if n != len(buf) {
-		return nil, fmt.Errorf("%w: a %s module of %d bytes where the chunk metadata gives %d", ErrCorrupt, t, n, len(buf))
+		return nil, fmt.Errorf("%w: a %s module of %d bytes where the chunk metadata gives %d", errs.ErrCorrupt, t, n, len(buf))
 	}
 	return plain, nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
@@ -78,7 +80,7 @@ func (r *Reader) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
 // group rg at offset off: corrupt data becomes a *CorruptError.
 func (r *Reader) indexError(rg int, leaf *footer.Node, off int64, err error) error {
 	if errors.Is(err, pageindex.ErrCorrupt) {
-		return &CorruptError{Offset: off, RowGroup: rg, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		return &errs.CorruptError{Offset: off, RowGroup: rg, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 	}
 	return fmt.Errorf("row group %d, column %q: %w", rg, leaf.DottedPath(), err)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
@@ -31,9 +33,9 @@ type BloomFilterOptions struct {
 func (o *BloomFilterOptions) check(n *footer.Node) error {
 	switch {
 	case n.Physical == footer.TypeBoolean || n.Physical == footer.TypeInt96:
-		return fmt.Errorf("%w: bloom filter on a %s column", ErrUnsupported, n.Physical)
+		return fmt.Errorf("%w: bloom filter on a %s column", errs.ErrUnsupported, n.Physical)
 	case o.NDV < 0 || o.Bytes < 0 || !(o.FPP >= 0 && o.FPP < 1):
-		return fmt.Errorf("%w: bloom filter NDV %d, FPP %g, bytes %d", ErrUnsupported, o.NDV, o.FPP, o.Bytes)
+		return fmt.Errorf("%w: bloom filter NDV %d, FPP %g, bytes %d", errs.ErrUnsupported, o.NDV, o.FPP, o.Bytes)
 	}
 	return nil
 }
@@ -151,7 +153,7 @@ func (c *columnWriter) initIndex() error {
 	if c.set.bloom != nil {
 		bw, ok := c.vals.(interface{ setBloom(*bloomSink) })
 		if !ok {
-			return fmt.Errorf("%w: column %q: bloom filter on a %s column", ErrUnsupported, c.path, c.node.Physical)
+			return fmt.Errorf("%w: column %q: bloom filter on a %s column", errs.ErrUnsupported, c.path, c.node.Physical)
 		}
 		c.idx.sink = &bloomSink{}
 		bw.setBloom(c.idx.sink)
@@ -272,7 +274,7 @@ func (w *Writer) writeModules() error {
 					return err
 				}
 				if len(buf) > math.MaxInt32 {
-					return fmt.Errorf("%w: a page index or bloom filter of %d bytes", ErrUnsupported, len(buf))
+					return fmt.Errorf("%w: a page index or bloom filter of %d bytes", errs.ErrUnsupported, len(buf))
 				}
 				if err := w.write(buf); err != nil {
 					return err

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/quiverio/quiver/arrowio/internal/schema"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/footer"
@@ -12,42 +16,42 @@ import (
 // project maps the file's schema to Arrow, applies ReadOptions.Columns and
 // checks that the reader can decode every projected field.
 func project(ft *footer.Footer, opts *ReadOptions) (*arrow.Schema, []column, error) {
-	p, err := newSchemaPlan(ft.Schema, ft.Meta.KeyValueMetadata, opts.Mapping).project(opts.Columns)
+	p, err := schema.NewPlan(ft.Schema, ft.Meta.KeyValueMetadata, opts.Mapping).Project(opts.Columns)
 	if err != nil {
 		return nil, nil, err
 	}
-	cols := make([]column, 0, len(p.fields))
-	for _, f := range p.fields {
-		if f.kind != kindLeaf {
+	cols := make([]column, 0, len(p.Fields))
+	for _, f := range p.Fields {
+		if f.Kind != schema.KindLeaf {
 			nf, err := newNestedField(f)
 			if err != nil {
 				return nil, nil, err
 			}
-			cols = append(cols, column{field: f.field, nested: nf})
+			cols = append(cols, column{field: f.Field, nested: nf})
 			continue
 		}
-		if slices.Contains(opts.Dictionary, f.field.Name) {
+		if slices.Contains(opts.Dictionary, f.Field.Name) {
 			if err := asDictionary(f); err != nil {
 				return nil, nil, err
 			}
 		}
-		if _, err := newTarget(f.node, f.field.Type); err != nil {
+		if _, err := newTarget(f.Node, f.Field.Type); err != nil {
 			return nil, nil, err
 		}
-		cols = append(cols, column{field: f.field, leaf: f.node})
+		cols = append(cols, column{field: f.Field, leaf: f.Node})
 	}
-	return arrow.NewSchema(planFields(p.fields), ptrMeta(p.schema.Metadata())), cols, nil
+	return arrow.NewSchema(schema.PlanFields(p.Fields), ptrMeta(p.Schema.Metadata())), cols, nil
 }
 
 // asDictionary changes a string or binary leaf's type to a dictionary of
 // it, for ReadOptions.Dictionary.
-func asDictionary(f *fieldPlan) error {
-	switch f.field.Type.ID() {
+func asDictionary(f *schema.FieldPlan) error {
+	switch f.Field.Type.ID() {
 	case arrow.DICTIONARY:
 	case arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY:
-		f.field.Type = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: f.field.Type}
+		f.Field.Type = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: f.Field.Type}
 	default:
-		return fmt.Errorf("%w: column %q of type %s cannot read as a dictionary", ErrUnsupported, f.field.Name, f.field.Type)
+		return fmt.Errorf("%w: column %q of type %s cannot read as a dictionary", errs.ErrUnsupported, f.Field.Name, f.Field.Type)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -166,8 +168,8 @@ func TestLyingCounts(t *testing.T) {
 					if err == nil {
 						tbl.Release()
 					}
-					var ce *CorruptError
-					if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
+					var ce *errs.CorruptError
+					if !errors.As(err, &ce) || !errors.Is(err, errs.ErrCorrupt) {
 						t.Errorf("err = %v, want a CorruptError", err)
 					}
 					if limit := 64 << 20; mem.peak > limit {

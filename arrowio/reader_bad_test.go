@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
@@ -34,7 +36,7 @@ type readMode struct {
 func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err error) {
 	opts := ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: !m.noCRC}
 	rd, err := Open(bytes.NewReader(file), int64(len(file)), opts)
-	if errors.Is(err, ErrUnsupported) {
+	if errors.Is(err, errs.ErrUnsupported) {
 		// Retry with the columns this reader supports today.
 		var cols []string
 		if ft, ferr := footer.ReadFooter(bytes.NewReader(file), int64(len(file))); ferr == nil {
@@ -123,5 +125,5 @@ func readEveryWay(t testing.TB, file []byte, mem memory.Allocator) (rows int64, 
 
 // isFileError reports whether err blames the file.
 func isFileError(err error) bool {
-	return errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupported) || strings.Contains(fmt.Sprint(err), "corrupt")
+	return errors.Is(err, errs.ErrCorrupt) || errors.Is(err, errs.ErrUnsupported) || strings.Contains(fmt.Sprint(err), "corrupt")
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 )
@@ -90,7 +92,7 @@ func TestTruncatedBitPackedLevels(t *testing.T) {
 	}
 	defer rd.Close()
 	_, err = rd.ReadTable(context.Background())
-	var ce *CorruptError
+	var ce *errs.CorruptError
 	if !errors.As(err, &ce) || ce.Column != "v" || ce.Page != 0 {
 		t.Errorf("err = %v, want a CorruptError for column v, page 0", err)
 	}

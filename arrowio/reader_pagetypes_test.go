@@ -13,6 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -188,7 +192,7 @@ func TestSkipIndexAndUnknownPages(t *testing.T) {
 	defer want.Release()
 	rows := slotRows(testSlotPages...)
 	d0, d1, d2 := testSlotPages[0].v1(), testSlotPages[1].v1(), testSlotPages[2].v1()
-	junk := randomBytes(700, 9)
+	junk := codectest.RandomBytes(700, 9)
 	index := otherPage(footer.PageTypeIndex, junk[:40], nil)
 	unknown := otherPage(footer.PageType(99), junk, nil)
 	// Field 9 (delta 6 from field 3), a struct holding field 1 = i32 7.
@@ -250,7 +254,7 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 		good = append(good, withPageCRC(t, p.v1(), 0))
 	}
 	bad := withPageCRC(t, testSlotPages[1].v1(), 0x10)
-	index := otherPage(footer.PageTypeIndex, randomBytes(30, 4), nil)
+	index := otherPage(footer.PageTypeIndex, codectest.RandomBytes(30, 4), nil)
 	ctx := context.Background()
 
 	for _, c := range []struct {
@@ -322,11 +326,11 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 			rd := way.rd()
 			err := way.read(rd)
 			rd.Close()
-			var ce *CorruptError
+			var ce *errs.CorruptError
 			switch {
 			case !errors.As(err, &ce):
 				t.Errorf("%s: err = %v, want a *CorruptError", desc, err)
-			case ce.Page != c.badPage || ce.Offset != off || ce.RowGroup != 0 || ce.Column != "v" || !errors.Is(err, ErrCorrupt):
+			case ce.Page != c.badPage || ce.Offset != off || ce.RowGroup != 0 || ce.Column != "v" || !errors.Is(err, errs.ErrCorrupt):
 				t.Errorf("%s: CorruptError{Page: %d, Offset: %d, RowGroup: %d, Column: %q}, want page %d at offset %d of row group 0, column v",
 					desc, ce.Page, ce.Offset, ce.RowGroup, ce.Column, c.badPage, off)
 			default:
@@ -410,7 +414,7 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 				}
 				err = readTableErr(rd)
 				rd.Close()
-				var ce *CorruptError
+				var ce *errs.CorruptError
 				switch {
 				case !errors.As(err, &ce):
 					t.Errorf("%s, VerifyCRC %v: err = %v, want a *CorruptError", desc, verify, err)
@@ -443,11 +447,11 @@ func TestDataPageV2IsCompressed(t *testing.T) {
 	want := slotRecord(testSlotPages...)
 	defer want.Release()
 	rows := slotRows(testSlotPages...)
-	for _, cc := range codecCases {
-		if cc.codec == footer.CodecUncompressed || cc.slow {
+	for _, cc := range codectest.Cases {
+		if cc.Codec == footer.CodecUncompressed || cc.Slow {
 			continue
 		}
-		compressed := func(b []byte) []byte { return compressCase(t, cc, b) }
+		compressed := func(b []byte) []byte { return codectest.Compress(t, cc, b) }
 		for _, c := range []struct {
 			name  string
 			pages [][]byte
@@ -468,8 +472,8 @@ func TestDataPageV2IsCompressed(t *testing.T) {
 				testSlotPages[2].v2(compressed, footer.Optional[bool]{}),
 			}},
 		} {
-			desc := cc.name + " " + c.name
-			file := withCodec(t, handFile(rows, c.pages...), cc.codec)
+			desc := cc.Name + " " + c.name
+			file := withCodec(t, handFile(rows, c.pages...), cc.Codec)
 			checkReadsBack(t, desc, file, want, mem, rand.New(rand.NewPCG(uint64(len(file)), 2)))
 			for _, batch := range []int{3, 7} {
 				rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch, VerifyCRC: true})
@@ -516,7 +520,7 @@ func TestBadPageHeaderNamesPage(t *testing.T) {
 		}
 		err = readTableErr(rd)
 		rd.Close()
-		var ce *CorruptError
+		var ce *errs.CorruptError
 		if !errors.As(err, &ce) || ce.Page != 1 || ce.Offset != off {
 			t.Errorf("%s: err = %v, want a *CorruptError for page 1 at offset %d", c.name, err, off)
 		}

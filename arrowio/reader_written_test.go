@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -162,7 +165,7 @@ func TestCorpusFullyWritten(t *testing.T) {
 		}
 		path := filepath.Join(root, rel)
 		t.Run(rel, func(t *testing.T) {
-			if size := decodedSize(path, rel); size > maxCorpusPage {
+			if size := decodedSize(path, rel); size > codectest.MaxCorpusPage {
 				t.Skipf("decodes to %d MiB: four reads would take a minute, and its types are in smaller files", size>>20)
 			}
 			batchSizes := []int{0, 100}
@@ -178,7 +181,7 @@ func TestCorpusFullyWritten(t *testing.T) {
 					tbl, _, err := readPath(path, opts, batch > 0)
 					return tbl, err
 				})
-				if err != nil && !errors.Is(err, ErrUnsupported) && !errors.Is(err, context.Canceled) {
+				if err != nil && !errors.Is(err, errs.ErrUnsupported) && !errors.Is(err, context.Canceled) {
 					t.Logf("not read: %v", err)
 				}
 			}

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -19,7 +22,7 @@ import (
 const coalesceGap = 1 << 20
 
 // decompressors recycles codec state between column chunks.
-var decompressors = sync.Pool{New: func() any { return new(decompressor) }}
+var decompressors = sync.Pool{New: func() any { return new(codec.Decompressor) }}
 
 // group is one row group being read: its projected column chunks in memory
 // and a leaf reader per projected column.
@@ -88,12 +91,12 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 		}
 		md := rg.Columns[leaf.Column].MetaData
 		if md == nil {
-			return nil, &CorruptError{Offset: -1, RowGroup: i, Column: leaf.DottedPath(), Page: -1,
-				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", ErrCorrupt)}
+			return nil, &errs.CorruptError{Offset: -1, RowGroup: i, Column: leaf.DottedPath(), Page: -1,
+				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
 		}
 		start, length, err := chunkRange(md, limit, r.padChunks)
 		if err != nil {
-			return nil, &CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", ErrCorrupt, err)}
+			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
 		chunks[c] = byteRange{start, start + length}
 	}
@@ -229,7 +232,7 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 			errs[c] = err
 			return
 		}
-		dec := decompressors.Get().(*decompressor)
+		dec := decompressors.Get().(*codec.Decompressor)
 		defer decompressors.Put(dec)
 		errs[c] = g.mapped.guard(func() (err error) {
 			cols[c], err = g.leaves[c].readRows(n, dec)

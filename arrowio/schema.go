@@ -2,49 +2,38 @@ package arrowio
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/quiverio/quiver/arrowio/internal/schema"
 	"github.com/quiverio/quiver/footer"
 )
 
 // StringLayout picks the Arrow layout of BYTE_ARRAY string and binary
 // columns.
-type StringLayout uint8
+type StringLayout = schema.StringLayout
 
 // String layouts.
 const (
 	// StringsDefault reads string and binary (32-bit offsets).
-	StringsDefault StringLayout = iota
+	StringsDefault = schema.StringsDefault
 	// StringsLarge reads large_string and large_binary (64-bit offsets).
-	StringsLarge
+	StringsLarge = schema.StringsLarge
 	// StringsView reads string_view and binary_view.
-	StringsView
+	StringsView = schema.StringsView
 )
 
 // SchemaOptions tune how a Parquet schema maps to Arrow types. The zero
-// value gives the mapping arrow-go's pqarrow gives, except where the
-// package documentation of [ArrowSchema] says otherwise.
-type SchemaOptions struct {
-	// Strings is the layout of string and binary columns. It applies to
-	// every BYTE_ARRAY leaf the mapping types as string or binary; a
-	// non-default layout wins over the layout an ARROW:schema entry stores.
-	Strings StringLayout
-	// Int96 is the Arrow type INT96 timestamps decode to; nil means
-	// timestamp[ns, tz=UTC], as in arrow-go's pqarrow. Nanoseconds in an
-	// int64 span 1677-09-21 to 2262-04-11: INT96 values outside that span
-	// wrap around in that unit, as they do in Arrow C++ (no error, no
-	// clamping; arrow-go's pqarrow refuses them). A coarser unit
-	// (microseconds reach ±292,000 years) reads every date within its span
-	// exactly, to that unit; the Julian day is read as unsigned, as Arrow
-	// C++ and arrow-go read it.
-	Int96 *arrow.TimestampType
-	// IgnoreArrowSchema maps the Parquet schema alone, ignoring an
-	// ARROW:schema key-value entry.
-	IgnoreArrowSchema bool
-}
+// value gives the mapping arrow-go's pqarrow gives, except where
+// [ArrowSchema] says otherwise.
+type SchemaOptions = schema.Options
 
 // ArrowSchemaKey is the file key-value metadata key under which Arrow
 // writers store the original Arrow schema (base64 of an IPC schema
 // message).
-const ArrowSchemaKey = "ARROW:schema"
+const ArrowSchemaKey = schema.ArrowSchemaKey
+
+// ErrUnknownColumn reports a ReadOptions.Columns path that names no field
+// of the file's schema.
+var ErrUnknownColumn = schema.ErrUnknownColumn
 
 // ArrowSchema returns the Arrow schema a Reader returns for a file with
 // Parquet schema s and file key-value metadata kv.
@@ -93,173 +82,5 @@ const ArrowSchemaKey = "ARROW:schema"
 // in pqarrow (Arrow C++ leaves out the zone); SchemaOptions.Int96 changes
 // it.
 func ArrowSchema(s *footer.Schema, kv []footer.KeyValue, opts SchemaOptions) *arrow.Schema {
-	return newSchemaPlan(s, kv, opts).schema
-}
-
-// schemaPlan is the reader's map from a file's Parquet schema to the Arrow
-// schema it returns: one fieldPlan tree per top-level Arrow field.
-type schemaPlan struct {
-	// schema is the Arrow schema of the record batches.
-	schema *arrow.Schema
-	// fields holds one plan per field of schema, in order.
-	fields []*fieldPlan
-	// leaves holds the leaf plans the record batches read, in column order
-	// (every leaf of the file, or the projected ones).
-	leaves []*fieldPlan
-	// parquet is the file's schema tree.
-	parquet *footer.Schema
-}
-
-// fieldKind says how the reader assembles a fieldPlan's Arrow array.
-type fieldKind uint8
-
-// Field kinds.
-const (
-	// kindLeaf: the values of one leaf column.
-	kindLeaf fieldKind = iota
-	// kindStruct: children are the struct's fields.
-	kindStruct
-	// kindList: one child, the element (field.Type is a list, large_list,
-	// fixed_size_list, list_view or large_list_view).
-	kindList
-	// kindMap: one child, the non-null "entries" struct, whose two children
-	// are the key and the value; it assembles like a list of that struct.
-	kindMap
-)
-
-// fieldPlan describes one Arrow field of the schema the reader returns and
-// how the definition and repetition levels of the leaf columns below it
-// (Dremel, see nested-dremel.txt) decide its slots, nulls and list lengths.
-//
-// Levels. Every leaf value arrives with a definition level d and a
-// repetition level r. Read against a plan p:
-//
-//   - d < p.slotDefLevel: no slot of p at all; an enclosing list is null or
-//     empty there (slotDefLevel is the definition level at which the
-//     nearest enclosing list has an element, 0 outside lists).
-//   - p.slotDefLevel <= d < p.defLevel: p's slot is null (p itself or an
-//     enclosing struct is null). When p.nullCorrupt is set, d ==
-//     p.defLevel-1 is corrupt instead: the Parquet node is optional but the
-//     Arrow field is not nullable (an optional map key, or a field an
-//     ARROW:schema declares non-nullable).
-//   - d >= p.defLevel: p's slot holds a value.
-//
-// For a list or map p, additionally:
-//
-//   - d == p.defLevel (below p.elemDefLevel): the list is present and
-//     empty; d >= p.elemDefLevel: the list holds an element at this level
-//     (elemDefLevel is always defLevel+1, the repeated node's level).
-//   - r < p.elemRepLevel: the entry starts a new list of p (or of an
-//     enclosing list); r >= p.elemRepLevel continues p's current list,
-//     with a new element when r == p.elemRepLevel.
-//   - A fixed_size_list of size n must hold exactly n elements in every
-//     non-null list; anything else is corrupt.
-//
-// p.repLevel is the repetition level of p's own slots: the number of
-// repeated Parquet nodes enclosing p (for a list or map, elemRepLevel-1).
-// A leaf's defLevel and repLevel equal its column's MaxDef and MaxRep.
-//
-// A struct is present when d >= defLevel; its children share its
-// slotDefLevel. A list element's slotDefLevel is the list's elemDefLevel.
-type fieldPlan struct {
-	// field is the Arrow field, with the final type (after ARROW:schema).
-	field arrow.Field
-	kind  fieldKind
-	// node is the Parquet node behind the field: the leaf, the group, the
-	// LIST- or MAP-annotated group, or the repeated field itself for a list
-	// made from an unannotated repeated field (and for its element).
-	node     *footer.Node
-	parent   *fieldPlan
-	children []*fieldPlan
-	// column is the leaf column index (footer.Schema.Leaves and each row
-	// group's Columns); -1 for other kinds.
-	column int
-
-	defLevel, repLevel int16
-	slotDefLevel       int16
-	// elemDefLevel and elemRepLevel are set for lists and maps only.
-	elemDefLevel, elemRepLevel int16
-	nullCorrupt                bool
-}
-
-// newSchemaPlan maps s, with file key-value metadata kv, to the reader's
-// plan (see [ArrowSchema] for the rules). It cannot fail: every schema
-// footer.NewSchema accepts has an Arrow form.
-func newSchemaPlan(s *footer.Schema, kv []footer.KeyValue, opts SchemaOptions) *schemaPlan {
-	b := planBuilder{opts: &opts}
-	p := &schemaPlan{parquet: s, fields: make([]*fieldPlan, 0, len(s.Root.Children))}
-	for _, c := range s.Root.Children {
-		p.fields = append(p.fields, b.field(c, 0, nil))
-	}
-	var (
-		meta   arrow.Metadata
-		stored *arrow.Schema
-	)
-	if !opts.IgnoreArrowSchema {
-		if v, ok := keyValue(kv, ArrowSchemaKey); ok {
-			if st, err := decodeArrowSchema(v); err == nil && storedSchemaFits(p.fields, st) {
-				stored = st
-			}
-		}
-	}
-	if stored != nil {
-		for i, f := range p.fields {
-			applyStored(f, stored.Field(i))
-		}
-		meta = stored.Metadata()
-	} else {
-		meta = fileMetadata(kv)
-	}
-	p.schema = arrow.NewSchema(planFields(p.fields), &meta)
-	p.leaves = collectLeaves(p.fields, make([]*fieldPlan, 0, len(s.Leaves)))
-	return p
-}
-
-// keyValue returns the value of the first entry named key.
-func keyValue(kv []footer.KeyValue, key string) (string, bool) {
-	for _, e := range kv {
-		if e.Key == key {
-			return e.Value.Or(""), true
-		}
-	}
-	return "", false
-}
-
-// fileMetadata turns the file's key-value metadata, less any ARROW:schema
-// entry, into Arrow schema metadata (a key without a value maps to "").
-func fileMetadata(kv []footer.KeyValue) arrow.Metadata {
-	keys := make([]string, 0, len(kv))
-	vals := make([]string, 0, len(kv))
-	for _, e := range kv {
-		if e.Key != ArrowSchemaKey {
-			keys = append(keys, e.Key)
-			vals = append(vals, e.Value.Or(""))
-		}
-	}
-	if len(keys) == 0 {
-		return arrow.Metadata{}
-	}
-	return arrow.NewMetadata(keys, vals)
-}
-
-// planFields returns the Arrow fields of plans.
-func planFields(plans []*fieldPlan) []arrow.Field {
-	out := make([]arrow.Field, len(plans))
-	for i, p := range plans {
-		out[i] = p.field
-	}
-	return out
-}
-
-// collectLeaves appends the leaf plans below plans to dst in depth-first
-// order, which is column order.
-func collectLeaves(plans []*fieldPlan, dst []*fieldPlan) []*fieldPlan {
-	for _, p := range plans {
-		if p.kind == kindLeaf {
-			dst = append(dst, p)
-			continue
-		}
-		dst = collectLeaves(p.children, dst)
-	}
-	return dst
+	return schema.ArrowSchema(s, kv, opts)
 }

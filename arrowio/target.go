@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/footer"
@@ -74,14 +76,14 @@ func newTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 			return target{}, err
 		}
 		if v.kind != fixedTarget && v.kind != binaryTarget {
-			return target{}, fmt.Errorf("%w: column %q: cannot read %s as a dictionary", ErrUnsupported, n.DottedPath(), v.typ)
+			return target{}, fmt.Errorf("%w: column %q: cannot read %s as a dictionary", errs.ErrUnsupported, n.DottedPath(), v.typ)
 		}
 		t.kind, t.value = dictTarget, &v
 		t.width = d.IndexType.(arrow.FixedWidthDataType).BitWidth() / 8
 		return t, nil
 	}
 	bad := func() (target, error) {
-		return target{}, fmt.Errorf("%w: column %q: cannot read physical type %s as Arrow %s", ErrUnsupported, n.DottedPath(), n.Physical, dt)
+		return target{}, fmt.Errorf("%w: column %q: cannot read physical type %s as Arrow %s", errs.ErrUnsupported, n.DottedPath(), n.Physical, dt)
 	}
 	switch n.Physical {
 	case footer.TypeBoolean:
@@ -351,7 +353,7 @@ func int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {
 // bytes. A value wider than dst is an error.
 func putDecimal(dst, src []byte) error {
 	if len(src) > len(dst) {
-		return fmt.Errorf("%w: decimal of %d bytes does not fit %d", ErrCorrupt, len(src), len(dst))
+		return fmt.Errorf("%w: decimal of %d bytes does not fit %d", errs.ErrCorrupt, len(src), len(dst))
 	}
 	for j := range src {
 		dst[j] = src[len(src)-1-j]

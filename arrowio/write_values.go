@@ -7,6 +7,8 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -172,7 +174,7 @@ func fixedSlots[T fixedValue](dst []T, arr arrow.Array, lo, hi int, n *footer.No
 		clear(out)
 		return out, dst, nil
 	}
-	return nil, dst, fmt.Errorf("%w: Arrow type %s as Parquet %s", ErrUnsupported, arr.DataType(), n.Physical)
+	return nil, dst, fmt.Errorf("%w: Arrow type %s as Parquet %s", errs.ErrUnsupported, arr.DataType(), n.Physical)
 }
 
 // unitRatio returns the factors turning a count of from-units into
@@ -273,7 +275,7 @@ func byteSlots[O kernels.Offset](offs []O, buf []byte, arr arrow.Array, lo, hi i
 		if v, ok := any(o).([]O); ok {
 			return v, data, offs, buf, checkSpan(o, len(data))
 		}
-		return nil, nil, offs, buf, fmt.Errorf("%w: large offsets in a 32-bit column", ErrUnsupported)
+		return nil, nil, offs, buf, fmt.Errorf("%w: large offsets in a 32-bit column", errs.ErrUnsupported)
 	case arrow.STRING_VIEW, arrow.BINARY_VIEW:
 		views, err := sliceOf(bufferAs[arrow.ViewHeader](d, 1), off, lo, hi, "view")
 		if err != nil {
@@ -296,7 +298,7 @@ func byteSlots[O kernels.Offset](offs []O, buf []byte, arr arrow.Array, lo, hi i
 		}
 		return offs, buf, offs, buf, nil
 	}
-	return nil, nil, offs, buf, fmt.Errorf("%w: Arrow type %s as Parquet BYTE_ARRAY", ErrUnsupported, arr.DataType())
+	return nil, nil, offs, buf, fmt.Errorf("%w: Arrow type %s as Parquet BYTE_ARRAY", errs.ErrUnsupported, arr.DataType())
 }
 
 // widenOffsets copies 32-bit offsets into dst as O.
@@ -391,7 +393,7 @@ func fixedBytesSlots(buf []byte, arr arrow.Array, lo, hi int, n *footer.Node) ([
 			return buf, buf, nil
 		}
 	}
-	return nil, buf, fmt.Errorf("%w: Arrow type %s as Parquet FIXED_LEN_BYTE_ARRAY(%d)", ErrUnsupported, arr.DataType(), w)
+	return nil, buf, fmt.Errorf("%w: Arrow type %s as Parquet FIXED_LEN_BYTE_ARRAY(%d)", errs.ErrUnsupported, arr.DataType(), w)
 }
 
 // bigEndianDecimal writes the little-endian two's complement integer src
@@ -416,7 +418,7 @@ func bigEndianDecimal(dst, src []byte) {
 func boolSlots(arr arrow.Array, lo, hi int) ([]byte, int, error) {
 	arr = storage(arr)
 	if arr.DataType().ID() != arrow.BOOL {
-		return nil, 0, fmt.Errorf("%w: Arrow type %s as Parquet BOOLEAN", ErrUnsupported, arr.DataType())
+		return nil, 0, fmt.Errorf("%w: Arrow type %s as Parquet BOOLEAN", errs.ErrUnsupported, arr.DataType())
 	}
 	d := arr.Data()
 	bm := bufferAs[byte](d, 1)
@@ -477,7 +479,7 @@ func gatherIndices(dst []int64, valid []byte, arr *array.Dictionary, lo, hi int)
 	case arrow.UINT64:
 		err = widenIndices(dst, bufferAs[uint64](d, 1), off, lo, hi)
 	default:
-		err = fmt.Errorf("%w: dictionary index type %s", ErrUnsupported, arr.DataType())
+		err = fmt.Errorf("%w: dictionary index type %s", errs.ErrUnsupported, arr.DataType())
 	}
 	if err != nil {
 		return dst, valid, err

@@ -11,6 +11,11 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/quiverio/quiver/arrowio/internal/schema"
+
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -47,12 +52,12 @@ type Writer struct {
 	w         io.Writer
 	schema    *arrow.Schema
 	opts      WriteOptions
-	ws        *writeSchema
+	ws        *schema.Parquet
 	tree      *footer.Schema
 	cols      []*columnWriter
 	nested    []*nestedFieldWriter // the nested fields (nested_write.go)
 	leafField []int                // the schema field of each column writer
-	comps     []compressor         // one per encoding goroutine
+	comps     []codec.Compressor   // one per encoding goroutine
 	offset    int64
 	numRows   int64
 	rowGroups []footer.RowGroup
@@ -62,7 +67,7 @@ type Writer struct {
 	closed    bool
 }
 
-// NewWriter writes the start of a Parquet file with Arrow schema schema to
+// NewWriter writes the start of a Parquet file with Arrow schema s to
 // w and returns a Writer for its record batches. Close writes the footer;
 // it does not close w.
 //
@@ -74,36 +79,36 @@ type Writer struct {
 // KeyValueMetadata entry for ARROW:schema) are errors wrapping
 // [ErrUnsupported]; an unusable Encryption configuration is an error
 // wrapping encrypt.ErrConfig; an error from w is returned as it is.
-func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, error) {
-	ws, err := newWriteSchema(schema)
+func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error) {
+	ws, err := schema.FromArrow(s)
 	if err != nil {
 		return nil, err
 	}
-	tree, err := footer.NewSchema(ws.elements, nil)
+	tree, err := footer.NewSchema(ws.Elements, nil)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: schema mapping: %w", err)
 	}
 	for _, kv := range opts.KeyValueMetadata {
 		if kv.Key == ArrowSchemaKey {
-			return nil, fmt.Errorf("%w: key-value metadata may not set %s", ErrUnsupported, ArrowSchemaKey)
+			return nil, fmt.Errorf("%w: key-value metadata may not set %s", errs.ErrUnsupported, ArrowSchemaKey)
 		}
 	}
 	for path := range opts.Columns {
 		if tree.LeafByPath(path) == nil {
-			return nil, fmt.Errorf("%w: WriteOptions.Columns names %q, which is not a leaf column", ErrUnsupported, path)
+			return nil, fmt.Errorf("%w: WriteOptions.Columns names %q, which is not a leaf column", errs.ErrUnsupported, path)
 		}
 	}
-	wr := &Writer{w: w, schema: schema, opts: opts, ws: ws, tree: tree}
+	wr := &Writer{w: w, schema: s, opts: opts, ws: ws, tree: tree}
 	if opts.Encryption != nil {
 		if wr.enc, err = encrypt.NewFileEncryptor(opts.Encryption, tree); err != nil {
 			return nil, fmt.Errorf("arrowio: encryption: %w", err)
 		}
 	}
-	if len(tree.Root.Children) != schema.NumFields() {
-		return nil, fmt.Errorf("%w: %d fields map to %d Parquet fields", ErrUnsupported, schema.NumFields(), len(tree.Root.Children))
+	if len(tree.Root.Children) != s.NumFields() {
+		return nil, fmt.Errorf("%w: %d fields map to %d Parquet fields", errs.ErrUnsupported, s.NumFields(), len(tree.Root.Children))
 	}
 	for i, n := range tree.Root.Children {
-		f := schema.Field(i)
+		f := s.Field(i)
 		leaves := []nestedLeafType{{node: n, dt: f.Type}}
 		if !n.IsLeaf() {
 			leaves = leaves[:0]
@@ -113,7 +118,7 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, e
 			}
 			sh, err := levels.NewShredder(plan)
 			if err != nil {
-				return nil, fmt.Errorf("%w: field %q: %w", ErrUnsupported, f.Name, err)
+				return nil, fmt.Errorf("%w: field %q: %w", errs.ErrUnsupported, f.Name, err)
 			}
 			wr.nested = append(wr.nested, &nestedFieldWriter{field: i, first: len(wr.cols), sh: sh})
 		}
@@ -134,7 +139,7 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts WriteOptions) (*Writer, e
 			wr.leafField = append(wr.leafField, i)
 		}
 	}
-	wr.comps = make([]compressor, opts.parallelism(len(wr.cols)))
+	wr.comps = make([]codec.Compressor, opts.parallelism(len(wr.cols)))
 	if err := wr.write([]byte(wr.magic())); err != nil {
 		return nil, err
 	}
@@ -247,7 +252,7 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 			leafCol[nw.first+k] = &nw.cols[k]
 		}
 	}
-	encode := func(i int, comp *compressor) {
+	encode := func(i int, comp *codec.Compressor) {
 		c := w.cols[i]
 		c.comp = comp
 		if errs[i] = w.startEncryption(c, i); errs[i] != nil {
@@ -329,10 +334,10 @@ func (w *Writer) Close() error {
 	}
 	meta := footer.FileMetaData{
 		Version:          2,
-		Schema:           w.ws.elements,
+		Schema:           w.ws.Elements,
 		NumRows:          w.numRows,
 		RowGroups:        w.rowGroups,
-		KeyValueMetadata: append([]footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(w.ws.arrowSchema)}}, w.opts.KeyValueMetadata...),
+		KeyValueMetadata: append([]footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(w.ws.ArrowSchema)}}, w.opts.KeyValueMetadata...),
 		CreatedBy:        footer.Some(createdBy()),
 		ColumnOrders:     make([]footer.ColumnOrder, len(w.cols)),
 	}

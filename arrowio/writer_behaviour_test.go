@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -171,7 +173,7 @@ func TestNewWriterErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := NewWriter(io.Discard, c.schema, c.opts)
-			if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+			if !errors.Is(err, errs.ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want ErrUnsupported naming %s", err, c.want)
 			}
 		})

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
@@ -232,7 +234,7 @@ func pqarrowReads(dt arrow.DataType) bool { return dt.ID() != arrow.DURATION }
 func quiverRead(t testing.TB, buf []byte) []arrow.Array {
 	t.Helper()
 	r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{})
-	if errors.Is(err, ErrUnsupported) {
+	if errors.Is(err, errs.ErrUnsupported) {
 		t.Logf("quiver reader: %v", err)
 		return nil
 	}
@@ -243,7 +245,7 @@ func quiverRead(t testing.TB, buf []byte) []arrow.Array {
 	parts := make([][]arrow.Array, r.Schema().NumFields())
 	for g := range r.NumRowGroups() {
 		rec, err := r.ReadRowGroup(context.Background(), g)
-		if errors.Is(err, ErrUnsupported) {
+		if errors.Is(err, errs.ErrUnsupported) {
 			t.Logf("quiver reader: %v", err)
 			return nil
 		}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
@@ -148,7 +151,7 @@ type columnSettings struct {
 func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
 	s := columnSettings{
 		codec:       o.Compression,
-		level:       defaultLevel,
+		level:       codec.DefaultLevel,
 		dictionary:  !o.DisableDictionary,
 		dictLimit:   positiveOr(o.DictionaryPageSizeLimit, DefaultDictionaryPageSizeLimit),
 		statistics:  !o.DisableStatistics,
@@ -169,7 +172,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
 		s.pageVersion = PageV1
 	}
 	if s.pageVersion != PageV1 && s.pageVersion != PageV2 {
-		return s, fmt.Errorf("%w: page version %d", ErrUnsupported, s.pageVersion)
+		return s, fmt.Errorf("%w: page version %d", errs.ErrUnsupported, s.pageVersion)
 	}
 	if l, ok := o.CompressionLevel.Get(); ok {
 		s.level = l
@@ -179,7 +182,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
 	if ok {
 		if v, set := c.Compression.Get(); set {
 			s.codec = v
-			s.level = defaultLevel
+			s.level = codec.DefaultLevel
 		}
 		if v, set := c.CompressionLevel.Get(); set {
 			s.level = v
@@ -204,7 +207,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
 			s.bloom = c.BloomFilter
 		}
 	}
-	if err := checkLevel(s.codec, s.level); err != nil {
+	if err := codec.CheckLevel(s.codec, s.level); err != nil {
 		return s, err
 	}
 	if !hasEnc {
@@ -214,7 +217,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
 		}
 	}
 	if !encodingFits(enc, n.Physical) {
-		return s, fmt.Errorf("%w: encoding %s for a %s column", ErrUnsupported, enc, n.Physical)
+		return s, fmt.Errorf("%w: encoding %s for a %s column", errs.ErrUnsupported, enc, n.Physical)
 	}
 	s.encoding = enc
 	if n.Physical == footer.TypeBoolean {

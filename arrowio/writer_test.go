@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/schema"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -146,8 +148,8 @@ func TestWriterEncodings(t *testing.T) {
 				opts := WriteOptions{PageVersion: v, DisableDictionary: true, DataPageSize: 4096, Columns: map[string]ColumnOptions{}}
 				want := map[int]bool{}
 				for i, f := range fields {
-					leaf, _ := parquetLeafOf(f.Type)
-					if encodingFits(c.enc, leaf.physical) && (c.only < 0 || c.only == leaf.physical) {
+					leaf, _ := schema.ParquetLeafOf(f.Type)
+					if encodingFits(c.enc, leaf.Physical) && (c.only < 0 || c.only == leaf.Physical) {
 						opts.Columns[f.Name] = ColumnOptions{Encoding: footer.Some(c.enc)}
 						want[i] = true
 					}

@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package arrowio
+package codec_test
 
 import (
 	"bytes"
@@ -10,6 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
+
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -23,22 +28,22 @@ var roundTripSizes = []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 15, 16, 17, 31, 32
 	100, 255, 256, 257, 1000, 4095, 4096, 4097, 65535, 65536, 65537, 128<<10 + 1, 1 << 20}
 
 // decodePage decompresses src into a fresh buffer of exactly size bytes.
-func decodePage(d *decompressor, codec footer.CompressionCodec, src []byte, size int) ([]byte, error) {
-	return d.decompress(codec, make([]byte, size), src, size)
+func decodePage(d *codec.Decompressor, codec footer.CompressionCodec, src []byte, size int) ([]byte, error) {
+	return d.Decompress(codec, make([]byte, size), src, size)
 }
 
 func TestDecompressRoundTrip(t *testing.T) {
-	var d decompressor // shared by every case: state must carry over cleanly
-	for _, c := range codecCases {
-		for _, in := range inputs {
-			t.Run(c.name+"/"+in.name, func(t *testing.T) {
+	var d codec.Decompressor // shared by every case: state must carry over cleanly
+	for _, c := range codectest.Cases {
+		for _, in := range codectest.Inputs {
+			t.Run(c.Name+"/"+in.Name, func(t *testing.T) {
 				for _, n := range roundTripSizes {
-					if (c.slow && n > 64<<10) || (testing.Short() && n > 128<<10+1) {
+					if (c.Slow && n > 64<<10) || (testing.Short() && n > 128<<10+1) {
 						continue // slow encoders and, under qemu, megabyte pages
 					}
-					src := in.make(n)
-					page := compressCase(t, c, src)
-					got, err := decodePage(&d, c.codec, page, n)
+					src := in.Make(n)
+					page := codectest.Compress(t, c, src)
+					got, err := decodePage(&d, c.Codec, page, n)
 					if err != nil {
 						t.Fatalf("size %d: %v", n, err)
 					}
@@ -52,12 +57,12 @@ func TestDecompressRoundTrip(t *testing.T) {
 }
 
 func TestDecompressEmptyPage(t *testing.T) {
-	var d decompressor
+	var d codec.Decompressor
 	for codec := footer.CodecUncompressed; codec <= footer.CodecLZ4Raw; codec++ {
 		if codec == footer.CodecLZO {
 			continue
 		}
-		got, err := d.decompress(codec, nil, nil, 0)
+		got, err := d.Decompress(codec, nil, nil, 0)
 		if err != nil || len(got) != 0 {
 			t.Errorf("%s: empty page gave %d bytes, %v", codec, len(got), err)
 		}
@@ -65,31 +70,31 @@ func TestDecompressEmptyPage(t *testing.T) {
 }
 
 func TestDecompressWrongSize(t *testing.T) {
-	var d decompressor
-	for _, c := range codecCases {
-		for _, in := range inputs {
+	var d codec.Decompressor
+	for _, c := range codectest.Cases {
+		for _, in := range codectest.Inputs {
 			for _, n := range []int{1, 3000, 70000} {
-				if c.slow && n > 64<<10 {
+				if c.Slow && n > 64<<10 {
 					continue
 				}
-				src := in.make(n)
-				page := compressCase(t, c, src)
+				src := in.Make(n)
+				page := codectest.Compress(t, c, src)
 				for _, declared := range []int{n - 1, n + 1} {
-					_, err := decodePage(&d, c.codec, page, declared)
-					if !errors.Is(err, ErrCorrupt) {
-						t.Fatalf("%s/%s: %d-byte page declared as %d: got %v, want ErrCorrupt", c.name, in.name, n, declared, err)
+					_, err := decodePage(&d, c.Codec, page, declared)
+					if !errors.Is(err, errs.ErrCorrupt) {
+						t.Fatalf("%s/%s: %d-byte page declared as %d: got %v, want ErrCorrupt", c.Name, in.Name, n, declared, err)
 					}
 					msg := err.Error()
 					if !strings.Contains(msg, strconv.Itoa(declared)) {
-						t.Errorf("%s/%s: error does not give the declared size %d: %v", c.name, in.name, declared, err)
+						t.Errorf("%s/%s: error does not give the declared size %d: %v", c.Name, in.Name, declared, err)
 					}
 					if declared > n && !strings.Contains(msg, strconv.Itoa(n)) {
-						t.Errorf("%s/%s: error does not give the actual size %d: %v", c.name, in.name, n, err)
+						t.Errorf("%s/%s: error does not give the actual size %d: %v", c.Name, in.Name, n, err)
 					}
 				}
 				// The decompressor is still sound after the errors.
-				if got, err := decodePage(&d, c.codec, page, n); err != nil || !bytes.Equal(got, src) {
-					t.Fatalf("%s/%s: after errors, decoding the right size gave %v", c.name, in.name, err)
+				if got, err := decodePage(&d, c.Codec, page, n); err != nil || !bytes.Equal(got, src) {
+					t.Fatalf("%s/%s: after errors, decoding the right size gave %v", c.Name, in.Name, err)
 				}
 			}
 		}
@@ -97,27 +102,27 @@ func TestDecompressWrongSize(t *testing.T) {
 }
 
 func TestDecompressTruncated(t *testing.T) {
-	var d decompressor
-	src, _ := pageData(5000, 7)
-	for _, c := range codecCases {
-		page := compressCase(t, c, src)
+	var d codec.Decompressor
+	src, _ := codectest.PageData(5000, 7)
+	for _, c := range codectest.Cases {
+		page := codectest.Compress(t, c, src)
 		step := 1
 		if testing.Short() {
 			step = 7
 		}
 		for cut := 0; cut < len(page); cut += step {
-			if _, err := decodePage(&d, c.codec, page[:cut], len(src)); !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("%s: page cut to %d of %d bytes: got %v, want ErrCorrupt", c.name, cut, len(page), err)
+			if _, err := decodePage(&d, c.Codec, page[:cut], len(src)); !errors.Is(err, errs.ErrCorrupt) {
+				t.Fatalf("%s: page cut to %d of %d bytes: got %v, want ErrCorrupt", c.Name, cut, len(page), err)
 			}
 		}
 	}
 }
 
 func TestDecompressBitFlips(t *testing.T) {
-	var d decompressor
-	src, _ := pageData(3000, 11)
-	for _, c := range codecCases {
-		page := compressCase(t, c, src)
+	var d codec.Decompressor
+	src, _ := codectest.PageData(3000, 11)
+	for _, c := range codectest.Cases {
+		page := codectest.Compress(t, c, src)
 		bad := make([]byte, len(page))
 		step := 1
 		if testing.Short() {
@@ -126,16 +131,16 @@ func TestDecompressBitFlips(t *testing.T) {
 		for bit := 0; bit < 8*len(page); bit += step {
 			copy(bad, page)
 			bad[bit/8] ^= 1 << (bit % 8)
-			got, err := decodePage(&d, c.codec, bad, len(src))
+			got, err := decodePage(&d, c.Codec, bad, len(src))
 			switch {
-			case err != nil && !errors.Is(err, ErrCorrupt):
-				t.Fatalf("%s: bit %d flipped: %v does not wrap ErrCorrupt", c.name, bit, err)
+			case err != nil && !errors.Is(err, errs.ErrCorrupt):
+				t.Fatalf("%s: bit %d flipped: %v does not wrap ErrCorrupt", c.Name, bit, err)
 			case err == nil && len(got) != len(src):
-				t.Fatalf("%s: bit %d flipped: %d bytes without error, want %d", c.name, bit, len(got), len(src))
+				t.Fatalf("%s: bit %d flipped: %d bytes without error, want %d", c.Name, bit, len(got), len(src))
 			}
 			if bit%64 == 0 {
-				if got, err := decodePage(&d, c.codec, page, len(src)); err != nil || !bytes.Equal(got, src) {
-					t.Fatalf("%s: after bit %d flipped, decoding the good page gave %v", c.name, bit, err)
+				if got, err := decodePage(&d, c.Codec, page, len(src)); err != nil || !bytes.Equal(got, src) {
+					t.Fatalf("%s: after bit %d flipped, decoding the good page gave %v", c.Name, bit, err)
 				}
 			}
 		}
@@ -143,14 +148,14 @@ func TestDecompressBitFlips(t *testing.T) {
 }
 
 func TestDecompressUncompressedAliasesSource(t *testing.T) {
-	var d decompressor
+	var d codec.Decompressor
 	src := []byte("plain page")
-	got, err := d.decompress(footer.CodecUncompressed, nil, src, len(src))
+	got, err := d.Decompress(footer.CodecUncompressed, nil, src, len(src))
 	if err != nil || len(got) != len(src) || &got[0] != &src[0] {
 		t.Fatalf("got %q, %v; want src itself", got, err)
 	}
 	for _, declared := range []int{len(src) - 1, len(src) + 1} {
-		if _, err := d.decompress(footer.CodecUncompressed, nil, src, declared); !errors.Is(err, ErrCorrupt) ||
+		if _, err := d.Decompress(footer.CodecUncompressed, nil, src, declared); !errors.Is(err, errs.ErrCorrupt) ||
 			!strings.Contains(err.Error(), strconv.Itoa(declared)) || !strings.Contains(err.Error(), strconv.Itoa(len(src))) {
 			t.Errorf("declared %d for %d bytes: got %v", declared, len(src), err)
 		}
@@ -158,8 +163,8 @@ func TestDecompressUncompressedAliasesSource(t *testing.T) {
 }
 
 func TestDecompressRejects(t *testing.T) {
-	var d decompressor
-	page := compressCase(t, codecCases[1], []byte("0123456789")) // snappy
+	var d codec.Decompressor
+	page := codectest.Compress(t, codectest.Cases[1], []byte("0123456789")) // snappy
 	tests := []struct {
 		name    string
 		codec   footer.CompressionCodec
@@ -168,22 +173,22 @@ func TestDecompressRejects(t *testing.T) {
 		want    error // nil: an error wrapping neither sentinel
 		message string
 	}{
-		{"LZO", footer.CodecLZO, make([]byte, 10), 10, ErrUnsupported, "LZO codec is not supported"},
-		{"codec 8", 8, make([]byte, 10), 10, ErrUnsupported, "codec 8"},
-		{"codec -1", -1, make([]byte, 10), 10, ErrUnsupported, "codec -1"},
-		{"codec 1000", 1000, make([]byte, 10), 10, ErrUnsupported, "codec 1000"},
-		{"negative size", footer.CodecSnappy, nil, -1, ErrCorrupt, "-1"},
-		{"size past int32", footer.CodecSnappy, nil, math.MaxInt32 + 1, ErrCorrupt, "2147483648"},
+		{"LZO", footer.CodecLZO, make([]byte, 10), 10, errs.ErrUnsupported, "LZO codec is not supported"},
+		{"codec 8", 8, make([]byte, 10), 10, errs.ErrUnsupported, "codec 8"},
+		{"codec -1", -1, make([]byte, 10), 10, errs.ErrUnsupported, "codec -1"},
+		{"codec 1000", 1000, make([]byte, 10), 10, errs.ErrUnsupported, "codec 1000"},
+		{"negative size", footer.CodecSnappy, nil, -1, errs.ErrCorrupt, "-1"},
+		{"size past int32", footer.CodecSnappy, nil, math.MaxInt32 + 1, errs.ErrCorrupt, "2147483648"},
 		{"small buffer", footer.CodecSnappy, make([]byte, 9), 10, nil, "capacity 9"},
 	}
 	for _, tt := range tests {
-		_, err := d.decompress(tt.codec, tt.dst, page, tt.size)
+		_, err := d.Decompress(tt.codec, tt.dst, page, tt.size)
 		switch {
 		case err == nil:
 			t.Errorf("%s: no error", tt.name)
 		case tt.want != nil && !errors.Is(err, tt.want):
 			t.Errorf("%s: %v does not wrap %v", tt.name, err, tt.want)
-		case tt.want == nil && (errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupported)):
+		case tt.want == nil && (errors.Is(err, errs.ErrCorrupt) || errors.Is(err, errs.ErrUnsupported)):
 			t.Errorf("%s: %v blames the file", tt.name, err)
 		case !strings.Contains(err.Error(), tt.message):
 			t.Errorf("%s: %q does not say %q", tt.name, err, tt.message)
@@ -192,18 +197,18 @@ func TestDecompressRejects(t *testing.T) {
 }
 
 func TestDecompressConcatenated(t *testing.T) {
-	var d decompressor
-	a, _ := pageData(70000, 1)
-	b, _ := pageData(5000, 2)
+	var d codec.Decompressor
+	a, _ := codectest.PageData(70000, 1)
+	b, _ := codectest.PageData(5000, 2)
 	whole := append(append([]byte{}, a...), b...)
-	for _, c := range []codecCase{codecCases[3], codecCases[9]} { // GZIP, ZSTD
+	for _, c := range []codectest.Case{codectest.Cases[3], codectest.Cases[9]} { // GZIP, ZSTD
 		var pages []byte
 		for _, part := range [][]byte{a, nil, b} { // an empty member or frame too
-			pages = append(pages, compressCase(t, c, part)...)
+			pages = append(pages, codectest.Compress(t, c, part)...)
 		}
-		got, err := decodePage(&d, c.codec, pages, len(whole))
+		got, err := decodePage(&d, c.Codec, pages, len(whole))
 		if err != nil || !bytes.Equal(got, whole) {
-			t.Errorf("%s: concatenated streams: %v", c.name, err)
+			t.Errorf("%s: concatenated streams: %v", c.Name, err)
 		}
 	}
 	for _, block := range []int{1, 1000, 64 << 10} {
@@ -211,7 +216,7 @@ func TestDecompressConcatenated(t *testing.T) {
 		if block == 1 {
 			src = whole[:1000]
 		}
-		got, err := decodePage(&d, footer.CodecLZ4, hadoopLZ4(t, src, block), len(src))
+		got, err := decodePage(&d, footer.CodecLZ4, codectest.HadoopLZ4(t, src, block), len(src))
 		if err != nil || !bytes.Equal(got, src) {
 			t.Errorf("Hadoop LZ4 in %d-byte blocks: %v", block, err)
 		}
@@ -219,22 +224,22 @@ func TestDecompressConcatenated(t *testing.T) {
 }
 
 func TestDecompressLZ4Forms(t *testing.T) {
-	src, _ := pageData(100000, 3)
-	hadoop := hadoopLZ4(t, src, 64<<10)
+	src, _ := codectest.PageData(100000, 3)
+	hadoop := codectest.HadoopLZ4(t, src, 64<<10)
 	dst := make([]byte, len(src))
-	if n, ok := decodeHadoopLZ4(dst, hadoop); !ok || n != len(src) {
+	if n, ok := codec.DecodeHadoopLZ4(dst, hadoop); !ok || n != len(src) {
 		t.Errorf("Hadoop framing not recognized: %d, %v", n, ok)
 	}
-	for name, page := range map[string][]byte{"block": lz4Block(t, src), "frame": lz4Frame(t, src)} {
-		if _, ok := decodeHadoopLZ4(dst, page); ok {
+	for name, page := range map[string][]byte{"block": codectest.LZ4Block(t, src), "frame": codectest.LZ4Frame(t, src)} {
+		if _, ok := codec.DecodeHadoopLZ4(dst, page); ok {
 			t.Errorf("%s taken for Hadoop framing", name)
 		}
 	}
 	// A frame whose content checksum is wrong is corrupt.
-	frame := lz4Frame(t, src)
+	frame := codectest.LZ4Frame(t, src)
 	frame[len(frame)-1] ^= 1
-	var d decompressor
-	if _, err := decodePage(&d, footer.CodecLZ4, frame, len(src)); !errors.Is(err, ErrCorrupt) {
+	var d codec.Decompressor
+	if _, err := decodePage(&d, footer.CodecLZ4, frame, len(src)); !errors.Is(err, errs.ErrCorrupt) {
 		t.Errorf("frame with a bad checksum: got %v, want ErrCorrupt", err)
 	}
 }
@@ -244,19 +249,19 @@ func TestDecompressLZ4Forms(t *testing.T) {
 // context maps afresh (a few slices of under a kilobyte per page), which
 // the test bounds instead.
 func TestDecompressAllocs(t *testing.T) {
-	src, _ := pageData(128<<10, 5)
+	src, _ := codectest.PageData(128<<10, 5)
 	dst := make([]byte, len(src))
-	var d decompressor
-	for _, c := range codecCases {
-		page := compressCase(t, c, src)
+	var d codec.Decompressor
+	for _, c := range codectest.Cases {
+		page := codectest.Compress(t, c, src)
 		decode := func() {
-			if _, err := d.decompress(c.codec, dst, page, len(src)); err != nil {
+			if _, err := d.Decompress(c.Codec, dst, page, len(src)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if c.codec != footer.CodecBrotli {
+		if c.Codec != footer.CodecBrotli {
 			if allocs := testing.AllocsPerRun(20, decode); allocs != 0 {
-				t.Errorf("%s: %v allocations per page, want 0", c.name, allocs)
+				t.Errorf("%s: %v allocations per page, want 0", c.Name, allocs)
 			}
 			continue
 		}
@@ -269,7 +274,7 @@ func TestDecompressAllocs(t *testing.T) {
 		}
 		runtime.ReadMemStats(&after)
 		if perPage := (after.TotalAlloc - before.TotalAlloc) / runs; perPage > maxBytes {
-			t.Errorf("%s: %d bytes allocated per %d-byte page, want at most %d", c.name, perPage, len(src), maxBytes)
+			t.Errorf("%s: %d bytes allocated per %d-byte page, want at most %d", c.Name, perPage, len(src), maxBytes)
 		}
 	}
 }
@@ -281,7 +286,7 @@ func TestDecompressBoundedMemory(t *testing.T) {
 	const declared = 64 << 20
 	const limit = 1 << 20 // all that a decompressor may allocate, state included
 	dst := make([]byte, declared)
-	small, _ := pageData(100, 1)
+	small, _ := codectest.PageData(100, 1)
 	zeros := make([]byte, 100<<10) // zstd writes it as an RLE block
 	var zstdLiar []byte            // a frame header claiming 1 GiB
 	zstdLiar = binary.LittleEndian.AppendUint32(zstdLiar, 0xFD2FB528)
@@ -301,13 +306,13 @@ func TestDecompressBoundedMemory(t *testing.T) {
 			page  []byte
 		}{name, codec, page})
 	}
-	for _, c := range codecCases {
-		if c.codec == footer.CodecUncompressed {
+	for _, c := range codectest.Cases {
+		if c.Codec == footer.CodecUncompressed {
 			continue
 		}
-		add(c.name+" small", c.codec, compressCase(t, c, small))
-		add(c.name+" zeros", c.codec, compressCase(t, c, zeros))
-		add(c.name+" garbage", c.codec, randomBytes(64, 9))
+		add(c.Name+" small", c.Codec, codectest.Compress(t, c, small))
+		add(c.Name+" zeros", c.Codec, codectest.Compress(t, c, zeros))
+		add(c.Name+" garbage", c.Codec, codectest.RandomBytes(64, 9))
 	}
 	add("snappy claiming 2 GiB", footer.CodecSnappy, binary.AppendUvarint(nil, math.MaxInt32))
 	add("snappy claiming declared+1", footer.CodecSnappy, binary.AppendUvarint(nil, declared+1))
@@ -315,12 +320,12 @@ func TestDecompressBoundedMemory(t *testing.T) {
 	add("hadoop claiming 4 GiB", footer.CodecLZ4, []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 0})
 
 	for _, p := range pages {
-		var d decompressor
+		var d codec.Decompressor
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := d.decompress(p.codec, dst, p.page, declared)
+		_, err := d.Decompress(p.codec, dst, p.page, declared)
 		runtime.ReadMemStats(&after)
-		if !errors.Is(err, ErrCorrupt) {
+		if !errors.Is(err, errs.ErrCorrupt) {
 			t.Errorf("%s: got %v, want ErrCorrupt", p.name, err)
 		}
 		budget := uint64(limit)
@@ -336,36 +341,36 @@ func TestDecompressBoundedMemory(t *testing.T) {
 // TestZstdDecoderLimits checks the decoder options decompress relies on:
 // DecodeAll stops at the capacity it is given rather than growing it.
 func TestZstdDecoderLimits(t *testing.T) {
-	src, _ := pageData(200000, 4)
-	page := compressCase(t, codecCases[9], src)
-	var d decompressor
+	src, _ := codectest.PageData(200000, 4)
+	page := codectest.Compress(t, codectest.Cases[9], src)
+	var d codec.Decompressor
 	dst := make([]byte, len(src)-1, len(src)+100) // room past the declared size
-	if _, err := d.decompress(footer.CodecZstd, dst, page, len(src)-1); !errors.Is(err, ErrCorrupt) {
+	if _, err := d.Decompress(footer.CodecZstd, dst, page, len(src)-1); !errors.Is(err, errs.ErrCorrupt) {
 		t.Fatalf("got %v, want ErrCorrupt", err)
 	}
-	out, err := d.zstd.DecodeAll(page, dst[:0:len(src)-1])
+	out, err := d.Zstd.DecodeAll(page, dst[:0:len(src)-1])
 	if !errors.Is(err, zstd.ErrDecoderSizeExceeded) || cap(out) > len(src)+100 {
 		t.Fatalf("DecodeAll past the cap: %d bytes (cap %d), %v", len(out), cap(out), err)
 	}
 }
 
 func BenchmarkDecompress(b *testing.B) {
-	src, values := pageData(1<<20, 1)
+	src, values := codectest.PageData(1<<20, 1)
 	dst := make([]byte, len(src))
-	for _, c := range codecCases {
-		if c.slow {
+	for _, c := range codectest.Cases {
+		if c.Slow {
 			continue // decoding speed hardly depends on the level
 		}
-		page := compressCase(b, c, src)
-		b.Run(fmt.Sprintf("codec=%s", c.name), func(b *testing.B) {
-			var d decompressor
-			if _, err := d.decompress(c.codec, dst, page, len(src)); err != nil { // warm up
+		page := codectest.Compress(b, c, src)
+		b.Run(fmt.Sprintf("codec=%s", c.Name), func(b *testing.B) {
+			var d codec.Decompressor
+			if _, err := d.Decompress(c.Codec, dst, page, len(src)); err != nil { // warm up
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := d.decompress(c.codec, dst, page, len(src)); err != nil {
+				if _, err := d.Decompress(c.Codec, dst, page, len(src)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -378,20 +383,20 @@ func BenchmarkDecompress(b *testing.B) {
 // TestZstdChecksums checks that a zstd frame's content checksum is verified
 // when ReadOptions.VerifyCRC asks for it, and skipped otherwise.
 func TestZstdChecksums(t *testing.T) {
-	src, _ := pageData(5000, 3)
+	src, _ := codectest.PageData(5000, 3)
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := enc.EncodeAll(src, nil)
 	page[len(page)-1] ^= 0x40 // the last byte of the content checksum
-	var d decompressor
+	var d codec.Decompressor
 	got, err := decodePage(&d, footer.CodecZstd, page, len(src))
 	if err != nil || !bytes.Equal(got, src) {
 		t.Fatalf("checksums skipped: %v", err)
 	}
-	d.checksums = true
-	if _, err := decodePage(&d, footer.CodecZstd, page, len(src)); !errors.Is(err, ErrCorrupt) {
+	d.Checksums = true
+	if _, err := decodePage(&d, footer.CodecZstd, page, len(src)); !errors.Is(err, errs.ErrCorrupt) {
 		t.Fatalf("checksums verified: got %v, want ErrCorrupt", err)
 	}
 }

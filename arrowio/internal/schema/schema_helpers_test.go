@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"fmt"
@@ -86,39 +86,39 @@ func timestampLT(u footer.TimeUnit, utc bool) elMod {
 }
 
 // testPlan maps elems (root first) with opts and kv, failing t on error.
-func testPlan(t testing.TB, opts SchemaOptions, kv []footer.KeyValue, elems ...footer.SchemaElement) *schemaPlan {
+func testPlan(t testing.TB, opts Options, kv []footer.KeyValue, elems ...footer.SchemaElement) *Plan {
 	t.Helper()
 	s, err := footer.NewSchema(elems, nil)
 	if err != nil {
 		t.Fatalf("footer.NewSchema: %v", err)
 	}
-	return newSchemaPlan(s, kv, opts)
+	return NewPlan(s, kv, opts)
 }
 
 // dumpPlan renders plans one node a line: name, kind, Arrow type and
 // nullability, levels, and the column of leaves.
-func dumpPlan(plans []*fieldPlan) string {
+func dumpPlan(plans []*FieldPlan) string {
 	var b strings.Builder
-	var walk func(p *fieldPlan, depth int)
-	walk = func(p *fieldPlan, depth int) {
+	var walk func(p *FieldPlan, depth int)
+	walk = func(p *FieldPlan, depth int) {
 		kinds := [...]string{"leaf", "struct", "list", "map"}
 		null := ""
-		if p.field.Nullable {
+		if p.Field.Nullable {
 			null = "?"
 		}
-		fmt.Fprintf(&b, "%s%s %s %s%s def=%d rep=%d slot=%d", strings.Repeat("  ", depth), p.field.Name,
-			kinds[p.kind], p.field.Type, null, p.defLevel, p.repLevel, p.slotDefLevel)
-		if p.kind == kindList || p.kind == kindMap {
-			fmt.Fprintf(&b, " elem=%d/%d", p.elemDefLevel, p.elemRepLevel)
+		fmt.Fprintf(&b, "%s%s %s %s%s def=%d rep=%d slot=%d", strings.Repeat("  ", depth), p.Field.Name,
+			kinds[p.Kind], p.Field.Type, null, p.DefLevel, p.RepLevel, p.SlotDefLevel)
+		if p.Kind == KindList || p.Kind == KindMap {
+			fmt.Fprintf(&b, " elem=%d/%d", p.ElemDefLevel, p.ElemRepLevel)
 		}
-		if p.kind == kindLeaf {
-			fmt.Fprintf(&b, " col=%d", p.column)
+		if p.Kind == KindLeaf {
+			fmt.Fprintf(&b, " col=%d", p.Column)
 		}
-		if p.nullCorrupt {
+		if p.NullCorrupt {
 			b.WriteString(" nullCorrupt")
 		}
 		b.WriteByte('\n')
-		for _, c := range p.children {
+		for _, c := range p.Children {
 			walk(c, depth+1)
 		}
 	}

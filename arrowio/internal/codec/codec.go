@@ -1,4 +1,4 @@
-package arrowio
+package codec
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
@@ -20,7 +22,7 @@ import (
 // thrift i32). The zstd decoder refuses frames that claim more.
 const maxPageSize = math.MaxInt32
 
-// decompressor decompresses pages. It keeps the state of the codecs that
+// Decompressor decompresses pages. It keeps the state of the codecs that
 // have one (the zstd decoder, the gzip, brotli and LZ4-frame readers) from
 // page to page, so that once warmed up, decoding snappy, gzip, zstd, LZ4 and
 // LZ4_RAW pages allocates nothing. Brotli is the exception: the library
@@ -38,14 +40,14 @@ const maxPageSize = math.MaxInt32
 //
 // A decompressor is not safe for concurrent use: each goroutine that reads
 // pages keeps its own. The zero value is ready to use.
-type decompressor struct {
+type Decompressor struct {
 	src bytes.Reader // the compressed page, for the codecs read as streams
-	// checksums asks for the codecs' own checksums to be verified (zstd
+	// Checksums asks for the codecs' own checksums to be verified (zstd
 	// frame content checksums); whoever takes a decompressor sets it from
 	// ReadOptions.VerifyCRC. Skipping them saves about a tenth of zstd's
 	// time; the size checks and every bounds check stay either way.
-	checksums bool
-	zstd      *zstd.Decoder // content checksums ignored
+	Checksums bool
+	Zstd      *zstd.Decoder // content checksums ignored
 	zstdCheck *zstd.Decoder // content checksums verified
 	gzip      *gzip.Reader
 	brotli    *brotli.Reader
@@ -53,7 +55,7 @@ type decompressor struct {
 	probe     [1]byte // reads past the declared size land here
 }
 
-// decompress decodes src, one page (or the values section of a DATA_PAGE_V2)
+// Decompress decodes src, one page (or the values section of a DATA_PAGE_V2)
 // compressed with codec, whose page header declares size uncompressed bytes.
 //
 // size is a hard cap. The output goes to dst[:size], and dst must have at
@@ -72,9 +74,9 @@ type decompressor struct {
 // LZO and codec numbers this package does not know return an error wrapping
 // [ErrUnsupported]. Corrupt or truncated input returns an error wrapping
 // [ErrCorrupt]; nothing panics.
-func (d *decompressor) decompress(codec footer.CompressionCodec, dst, src []byte, size int) ([]byte, error) {
+func (d *Decompressor) Decompress(codec footer.CompressionCodec, dst, src []byte, size int) ([]byte, error) {
 	if size < 0 || size > maxPageSize {
-		return nil, fmt.Errorf("%w: page header declares %d uncompressed bytes", ErrCorrupt, size)
+		return nil, fmt.Errorf("%w: page header declares %d uncompressed bytes", errs.ErrCorrupt, size)
 	}
 	switch codec {
 	case footer.CodecUncompressed:
@@ -83,10 +85,10 @@ func (d *decompressor) decompress(codec footer.CompressionCodec, dst, src []byte
 		}
 		return src, nil
 	case footer.CodecLZO:
-		return nil, fmt.Errorf("%w: LZO codec is not supported", ErrUnsupported)
+		return nil, fmt.Errorf("%w: LZO codec is not supported", errs.ErrUnsupported)
 	case footer.CodecSnappy, footer.CodecGzip, footer.CodecBrotli, footer.CodecLZ4, footer.CodecZstd, footer.CodecLZ4Raw:
 	default:
-		return nil, fmt.Errorf("%w: unknown compression codec %d", ErrUnsupported, int32(codec))
+		return nil, fmt.Errorf("%w: unknown compression codec %d", errs.ErrUnsupported, int32(codec))
 	}
 	if cap(dst) < size {
 		// The caller's mistake, not the file's: no sentinel.
@@ -113,7 +115,7 @@ func (d *decompressor) decompress(codec footer.CompressionCodec, dst, src []byte
 		n, err = decodeLZ4Block(out, src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s page of %d compressed bytes: %w", ErrCorrupt, codec, len(src), err)
+		return nil, fmt.Errorf("%w: %s page of %d compressed bytes: %w", errs.ErrCorrupt, codec, len(src), err)
 	}
 	if n != size {
 		return nil, sizeError(codec, n, size)
@@ -124,7 +126,7 @@ func (d *decompressor) decompress(codec footer.CompressionCodec, dst, src []byte
 // sizeError reports a page that came out at n bytes where its header
 // declares size.
 func sizeError(codec footer.CompressionCodec, n, size int) error {
-	return fmt.Errorf("%w: %s page decompresses to %d bytes, page header declares %d", ErrCorrupt, codec, n, size)
+	return fmt.Errorf("%w: %s page decompresses to %d bytes, page header declares %d", errs.ErrCorrupt, codec, n, size)
 }
 
 // overrun is the cause for output that would not fit in the size bytes the
@@ -152,9 +154,9 @@ func decodeSnappy(dst, src []byte) (int, error) {
 
 // decodeZstd decodes one or more zstd frames into dst, which the decoder
 // may not grow: it stops at cap(dst).
-func (d *decompressor) decodeZstd(dst, src []byte) (int, error) {
-	z := &d.zstd
-	if d.checksums {
+func (d *Decompressor) decodeZstd(dst, src []byte) (int, error) {
+	z := &d.Zstd
+	if d.Checksums {
 		z = &d.zstdCheck
 	}
 	if *z == nil {
@@ -162,7 +164,7 @@ func (d *decompressor) decodeZstd(dst, src []byte) (int, error) {
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecodeAllCapLimit(true),
 			zstd.WithDecoderMaxMemory(maxPageSize),
-			zstd.IgnoreChecksum(!d.checksums))
+			zstd.IgnoreChecksum(!d.Checksums))
 		if err != nil {
 			return 0, err
 		}
@@ -179,7 +181,7 @@ func (d *decompressor) decodeZstd(dst, src []byte) (int, error) {
 }
 
 // decodeGzip reads one or more concatenated gzip members into dst.
-func (d *decompressor) decodeGzip(dst, src []byte) (int, error) {
+func (d *Decompressor) decodeGzip(dst, src []byte) (int, error) {
 	d.src.Reset(src)
 	if d.gzip == nil {
 		d.gzip = new(gzip.Reader)
@@ -191,7 +193,7 @@ func (d *decompressor) decodeGzip(dst, src []byte) (int, error) {
 }
 
 // decodeBrotli reads a brotli stream into dst.
-func (d *decompressor) decodeBrotli(dst, src []byte) (int, error) {
+func (d *Decompressor) decodeBrotli(dst, src []byte) (int, error) {
 	d.src.Reset(src)
 	if d.brotli == nil {
 		d.brotli = brotli.NewReader(&d.src)
@@ -205,7 +207,7 @@ func (d *decompressor) decodeBrotli(dst, src []byte) (int, error) {
 // that a stream's trailing checksums are verified and output past len(dst)
 // is caught without being stored. It returns the bytes read (fewer than
 // len(dst) when the stream ends early).
-func (d *decompressor) readExactly(r io.Reader, dst []byte) (int, error) {
+func (d *Decompressor) readExactly(r io.Reader, dst []byte) (int, error) {
 	n, err := io.ReadFull(r, dst)
 	switch {
 	case err == io.ErrUnexpectedEOF || (err == io.EOF && len(dst) > 0):

@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"fmt"
@@ -129,7 +129,7 @@ func corpusSchema(p string) (*arrow.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ArrowSchema(ft.Schema, ft.Meta.KeyValueMetadata, SchemaOptions{}), nil
+	return ArrowSchema(ft.Schema, ft.Meta.KeyValueMetadata, Options{}), nil
 }
 
 // pqarrowSchema returns the Arrow schema pqarrow reads for the file at p,
@@ -166,11 +166,11 @@ func withoutUnsetIDs(f arrow.Field) arrow.Field {
 	if _, ext := f.Type.(arrow.ExtensionType); ext {
 		return f
 	}
-	if kids := storedChildren(f.Type); kids != nil {
+	if kids := StoredChildren(f.Type); kids != nil {
 		for i := range kids {
 			kids[i] = withoutUnsetIDs(kids[i])
 		}
-		f.Type = withChildren(f.Type, kids)
+		f.Type = WithChildren(f.Type, kids)
 	}
 	return f
 }

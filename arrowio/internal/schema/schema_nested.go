@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -7,7 +7,7 @@ import (
 
 // planBuilder turns the nodes of a footer.Schema into fieldPlans.
 type planBuilder struct {
-	opts *SchemaOptions
+	opts *Options
 }
 
 // groupKind is what a group's annotation asks it to become.
@@ -53,18 +53,18 @@ func groupAnnotation(n *footer.Node) groupKind {
 // (LogicalTypes.md, Nested Types): list<name: T not null> not null, where
 // T is n's own type (a LIST- or MAP-annotated n thus gives a list of lists
 // or maps, the 2-level form rule 3 describes).
-func (b *planBuilder) field(n *footer.Node, slotDef int16, parent *fieldPlan) *fieldPlan {
+func (b *planBuilder) field(n *footer.Node, slotDef int16, parent *FieldPlan) *FieldPlan {
 	if n.Repetition != footer.RepetitionRepeated {
 		return b.typed(n, slotDef, parent, n.Repetition == footer.RepetitionOptional, true)
 	}
-	list := &fieldPlan{
-		kind: kindList, node: n, parent: parent, column: -1,
-		slotDefLevel: slotDef, defLevel: n.MaxDef - 1, repLevel: n.MaxRep - 1,
-		elemDefLevel: n.MaxDef, elemRepLevel: n.MaxRep,
+	list := &FieldPlan{
+		Kind: KindList, Node: n, Parent: parent, Column: -1,
+		SlotDefLevel: slotDef, DefLevel: n.MaxDef - 1, RepLevel: n.MaxRep - 1,
+		ElemDefLevel: n.MaxDef, ElemRepLevel: n.MaxRep,
 	}
 	elem := b.typed(n, n.MaxDef, list, false, false)
-	list.children = []*fieldPlan{elem}
-	list.field = arrow.Field{Name: n.Name, Type: arrow.ListOfField(elem.field), Metadata: metadataOf(fieldIDMeta(n)...)}
+	list.Children = []*FieldPlan{elem}
+	list.Field = arrow.Field{Name: n.Name, Type: arrow.ListOfField(elem.Field), Metadata: metadataOf(fieldIDMeta(n)...)}
 	return list
 }
 
@@ -72,16 +72,16 @@ func (b *planBuilder) field(n *footer.Node, slotDef int16, parent *fieldPlan) *f
 // definition level n.MaxDef. nullable says whether the Arrow field is;
 // ownID whether it carries n's field id (the element of an unannotated
 // repeated field leaves the id to the list).
-func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *fieldPlan, nullable, ownID bool) *fieldPlan {
-	p := &fieldPlan{node: n, parent: parent, column: -1, slotDefLevel: slotDef, defLevel: n.MaxDef, repLevel: n.MaxRep}
+func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *FieldPlan, nullable, ownID bool) *FieldPlan {
+	p := &FieldPlan{Node: n, Parent: parent, Column: -1, SlotDefLevel: slotDef, DefLevel: n.MaxDef, RepLevel: n.MaxRep}
 	var meta []string
 	if ownID {
 		meta = fieldIDMeta(n)
 	}
 	if n.IsLeaf() {
 		dt, extra := leafType(n, b.opts)
-		p.kind, p.column = kindLeaf, n.Column
-		p.field = arrow.Field{Name: n.Name, Type: dt, Nullable: nullable, Metadata: metadataOf(append(meta, extra...)...)}
+		p.Kind, p.Column = KindLeaf, n.Column
+		p.Field = arrow.Field{Name: n.Name, Type: dt, Nullable: nullable, Metadata: metadataOf(append(meta, extra...)...)}
 		return p
 	}
 	var shaped bool
@@ -92,12 +92,12 @@ func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *fieldPlan, nu
 		shaped = b.mapGroup(p, n)
 	}
 	if shaped {
-		var dt arrow.DataType = arrow.ListOfField(p.children[0].field)
-		if p.kind == kindMap {
-			kids := p.children[0].children
-			dt = arrow.MapOfFields(kids[0].field, kids[1].field)
+		var dt arrow.DataType = arrow.ListOfField(p.Children[0].Field)
+		if p.Kind == KindMap {
+			kids := p.Children[0].Children
+			dt = arrow.MapOfFields(kids[0].Field, kids[1].Field)
 		}
-		p.field = arrow.Field{Name: n.Name, Type: dt, Nullable: nullable, Metadata: metadataOf(meta...)}
+		p.Field = arrow.Field{Name: n.Name, Type: dt, Nullable: nullable, Metadata: metadataOf(meta...)}
 		return p
 	}
 	// A plain group, or an annotation whose structure does not hold, which
@@ -106,12 +106,12 @@ func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *fieldPlan, nu
 	case footer.LogicalVariant, footer.LogicalFile:
 		meta = append(meta, LogicalTypeKey, lt.String())
 	}
-	p.kind = kindStruct
-	p.children = make([]*fieldPlan, len(n.Children))
+	p.Kind = KindStruct
+	p.Children = make([]*FieldPlan, len(n.Children))
 	for i, c := range n.Children {
-		p.children[i] = b.field(c, slotDef, p)
+		p.Children[i] = b.field(c, slotDef, p)
 	}
-	p.field = arrow.Field{Name: n.Name, Type: arrow.StructOf(planFields(p.children)...), Nullable: nullable, Metadata: metadataOf(meta...)}
+	p.Field = arrow.Field{Name: n.Name, Type: arrow.StructOf(PlanFields(p.Children)...), Nullable: nullable, Metadata: metadataOf(meta...)}
 	return p
 }
 
@@ -125,21 +125,21 @@ func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *fieldPlan, nu
 // (rule 3), or a group named "array" or "<g's name>_tuple" (rule 4); otherwise
 // r's one field, with its own repetition (rule 5, the 3-level form).
 // Names are not enforced.
-func (b *planBuilder) list(p *fieldPlan, g *footer.Node) bool {
+func (b *planBuilder) list(p *FieldPlan, g *footer.Node) bool {
 	if len(g.Children) != 1 || g.Children[0].Repetition != footer.RepetitionRepeated {
 		return false
 	}
 	r := g.Children[0]
-	p.kind = kindList
-	p.elemDefLevel, p.elemRepLevel = r.MaxDef, r.MaxRep
-	var elem *fieldPlan
+	p.Kind = KindList
+	p.ElemDefLevel, p.ElemRepLevel = r.MaxDef, r.MaxRep
+	var elem *FieldPlan
 	if r.IsLeaf() || len(r.Children) != 1 || r.Children[0].Repetition == footer.RepetitionRepeated ||
 		r.Name == "array" || r.Name == g.Name+"_tuple" {
 		elem = b.typed(r, r.MaxDef, p, false, true)
 	} else {
 		elem = b.field(r.Children[0], r.MaxDef, p)
 	}
-	p.children = []*fieldPlan{elem}
+	p.Children = []*FieldPlan{elem}
 	return true
 }
 
@@ -153,7 +153,7 @@ func (b *planBuilder) list(p *fieldPlan, g *footer.Node) bool {
 // fields, renamed "key" and "value" as Arrow's map type requires. An
 // optional key (not allowed by the spec, written by some Hive-era
 // writers) gives a non-nullable key field whose nulls are corrupt.
-func (b *planBuilder) mapGroup(p *fieldPlan, m *footer.Node) bool {
+func (b *planBuilder) mapGroup(p *FieldPlan, m *footer.Node) bool {
 	if len(m.Children) != 1 {
 		return false
 	}
@@ -164,21 +164,21 @@ func (b *planBuilder) mapGroup(p *fieldPlan, m *footer.Node) bool {
 	if len(kv.Children) == 1 {
 		return b.list(p, m)
 	}
-	p.kind = kindMap
-	p.elemDefLevel, p.elemRepLevel = kv.MaxDef, kv.MaxRep
-	entries := &fieldPlan{
-		kind: kindStruct, node: kv, parent: p, column: -1,
-		slotDefLevel: kv.MaxDef, defLevel: kv.MaxDef, repLevel: kv.MaxRep,
+	p.Kind = KindMap
+	p.ElemDefLevel, p.ElemRepLevel = kv.MaxDef, kv.MaxRep
+	entries := &FieldPlan{
+		Kind: KindStruct, Node: kv, Parent: p, Column: -1,
+		SlotDefLevel: kv.MaxDef, DefLevel: kv.MaxDef, RepLevel: kv.MaxRep,
 	}
 	key := b.field(kv.Children[0], kv.MaxDef, entries)
-	if key.field.Nullable {
-		key.field.Nullable = false
-		key.nullCorrupt = true
+	if key.Field.Nullable {
+		key.Field.Nullable = false
+		key.NullCorrupt = true
 	}
 	value := b.field(kv.Children[1], kv.MaxDef, entries)
-	key.field.Name, value.field.Name = "key", "value"
-	entries.children = []*fieldPlan{key, value}
-	entries.field = arrow.MapOfFields(key.field, value.field).ElemField()
-	p.children = []*fieldPlan{entries}
+	key.Field.Name, value.Field.Name = "key", "value"
+	entries.Children = []*FieldPlan{key, value}
+	entries.Field = arrow.MapOfFields(key.Field, value.Field).ElemField()
+	p.Children = []*FieldPlan{entries}
 	return true
 }

@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"bytes"
@@ -6,24 +6,26 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/quiverio/quiver/footer"
 )
 
-// writeSchema is the Parquet form of the Arrow schema a Writer writes.
-type writeSchema struct {
+// Parquet is the Parquet form of the Arrow schema a Writer writes.
+type Parquet struct {
 	// elements is the footer's depth-first SchemaElement list, root first.
 	// footer.NewSchema(elements, nil) gives the tree; newSchemaPlan over
 	// that tree and the ARROW:schema entry gives back the Arrow schema
 	// with each leaf's levels, which the column writers shred against.
-	elements []footer.SchemaElement
-	// arrowSchema is the value to store under ArrowSchemaKey: base64 of
+	Elements []footer.SchemaElement
+	// ArrowSchema is the value to store under ArrowSchemaKey: base64 of
 	// an IPC stream holding the schema message, as pqarrow writes it.
-	arrowSchema string
+	ArrowSchema string
 }
 
-// newWriteSchema maps Arrow schema s to Parquet schema elements, setting
+// FromArrow maps Arrow schema s to Parquet schema elements, setting
 // both the LogicalType and the ConvertedType the spec's compatibility
 // tables give (LogicalTypes.md), and encodes s for the ARROW:schema entry.
 //
@@ -45,18 +47,18 @@ type writeSchema struct {
 // intervals, a struct without fields, a non-nullable null field, a
 // negative or oversized decimal scale) is an error wrapping
 // [ErrUnsupported] naming the field by its dotted Arrow path.
-func newWriteSchema(s *arrow.Schema) (*writeSchema, error) {
+func FromArrow(s *arrow.Schema) (*Parquet, error) {
 	w := elementWriter{elems: []footer.SchemaElement{{Name: "schema", NumChildren: footer.Some(int32(s.NumFields()))}}}
 	for _, f := range s.Fields() {
 		if err := w.field(f.Name, f.Name, f); err != nil {
 			return nil, err
 		}
 	}
-	stored, err := encodeArrowSchema(s)
+	stored, err := EncodeArrowSchema(s)
 	if err != nil {
 		return nil, err
 	}
-	return &writeSchema{elements: w.elems, arrowSchema: stored}, nil
+	return &Parquet{Elements: w.elems, ArrowSchema: stored}, nil
 }
 
 // elementWriter appends SchemaElements depth-first.
@@ -89,7 +91,7 @@ func (w *elementWriter) field(path, name string, f arrow.Field) error {
 		}
 	case *arrow.StructType:
 		if t.NumFields() == 0 {
-			return fmt.Errorf("%w: field %q: a struct without fields has no Parquet form", ErrUnsupported, path)
+			return fmt.Errorf("%w: field %q: a struct without fields has no Parquet form", errs.ErrUnsupported, path)
 		}
 		w.group(name, rep, id, footer.LogicalType{}, t.NumFields())
 		for _, c := range t.Fields() {
@@ -110,18 +112,18 @@ func (w *elementWriter) field(path, name string, f arrow.Field) error {
 		w.group("list", footer.RepetitionRepeated, footer.Optional[int32]{}, footer.LogicalType{}, 1)
 		return w.field(path+".element", "element", t.ElemField())
 	}
-	leaf, ok := parquetLeafOf(f.Type)
+	leaf, ok := ParquetLeafOf(f.Type)
 	if !ok {
-		return fmt.Errorf("%w: field %q: Arrow type %s has no Parquet mapping", ErrUnsupported, path, f.Type)
+		return fmt.Errorf("%w: field %q: Arrow type %s has no Parquet mapping", errs.ErrUnsupported, path, f.Type)
 	}
 	if leaf.logical.Kind == footer.LogicalUnknown && !f.Nullable {
-		return fmt.Errorf("%w: field %q: a null-typed field must be nullable", ErrUnsupported, path)
+		return fmt.Errorf("%w: field %q: a null-typed field must be nullable", errs.ErrUnsupported, path)
 	}
 	e := footer.SchemaElement{
-		Name: name, RepetitionType: footer.Some(rep), Type: footer.Some(leaf.physical),
+		Name: name, RepetitionType: footer.Some(rep), Type: footer.Some(leaf.Physical),
 		FieldID: id, LogicalType: leaf.logical, ConvertedType: legacyConverted(leaf.logical),
 	}
-	if leaf.physical == footer.TypeFixedLenByteArray {
+	if leaf.Physical == footer.TypeFixedLenByteArray {
 		e.TypeLength = footer.Some(leaf.length)
 	}
 	if leaf.logical.Kind == footer.LogicalDecimal {
@@ -135,9 +137,9 @@ func (w *elementWriter) field(path, name string, f arrow.Field) error {
 	return nil
 }
 
-// parquetLeaf is the Parquet storage of one Arrow leaf type.
-type parquetLeaf struct {
-	physical footer.Type
+// LeafType is the Parquet storage of one Arrow leaf type.
+type LeafType struct {
+	Physical footer.Type
 	length   int32 // FIXED_LEN_BYTE_ARRAY width
 	logical  footer.LogicalType
 	// interval marks INTERVAL, which has a ConvertedType but no
@@ -145,15 +147,15 @@ type parquetLeaf struct {
 	interval bool
 }
 
-// parquetLeafOf returns the Parquet storage of Arrow leaf type dt, or false
+// ParquetLeafOf returns the Parquet storage of Arrow leaf type dt, or false
 // when Parquet cannot hold it.
-func parquetLeafOf(dt arrow.DataType) (parquetLeaf, bool) {
-	integer := func(phys footer.Type, width int8, signed bool) (parquetLeaf, bool) {
-		return parquetLeaf{physical: phys, logical: footer.LogicalType{Kind: footer.LogicalInteger,
+func ParquetLeafOf(dt arrow.DataType) (LeafType, bool) {
+	integer := func(phys footer.Type, width int8, signed bool) (LeafType, bool) {
+		return LeafType{Physical: phys, logical: footer.LogicalType{Kind: footer.LogicalInteger,
 			Integer: footer.IntType{BitWidth: width, IsSigned: signed}}}, true
 	}
-	plain := func(phys footer.Type, kind footer.LogicalKind) (parquetLeaf, bool) {
-		return parquetLeaf{physical: phys, logical: footer.LogicalType{Kind: kind}}, true
+	plain := func(phys footer.Type, kind footer.LogicalKind) (LeafType, bool) {
+		return LeafType{Physical: phys, logical: footer.LogicalType{Kind: kind}}, true
 	}
 	switch t := dt.(type) {
 	case *arrow.NullType:
@@ -177,7 +179,7 @@ func parquetLeafOf(dt arrow.DataType) (parquetLeaf, bool) {
 	case *arrow.Uint64Type:
 		return integer(footer.TypeInt64, 64, false)
 	case *arrow.Float16Type:
-		return parquetLeaf{physical: footer.TypeFixedLenByteArray, length: 2, logical: footer.LogicalType{Kind: footer.LogicalFloat16}}, true
+		return LeafType{Physical: footer.TypeFixedLenByteArray, length: 2, logical: footer.LogicalType{Kind: footer.LogicalFloat16}}, true
 	case *arrow.Float32Type:
 		return plain(footer.TypeFloat, footer.LogicalNone)
 	case *arrow.Float64Type:
@@ -187,70 +189,70 @@ func parquetLeafOf(dt arrow.DataType) (parquetLeaf, bool) {
 	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.BinaryViewType:
 		return plain(footer.TypeByteArray, footer.LogicalNone)
 	case *arrow.FixedSizeBinaryType:
-		return parquetLeaf{physical: footer.TypeFixedLenByteArray, length: int32(t.ByteWidth)}, t.ByteWidth > 0
+		return LeafType{Physical: footer.TypeFixedLenByteArray, length: int32(t.ByteWidth)}, t.ByteWidth > 0
 	case arrow.DecimalType:
 		return decimalLeaf(t)
 	case *arrow.Date32Type, *arrow.Date64Type:
 		return plain(footer.TypeInt32, footer.LogicalDate)
 	case *arrow.Time32Type:
-		return parquetLeaf{physical: footer.TypeInt32, logical: footer.LogicalType{Kind: footer.LogicalTime,
+		return LeafType{Physical: footer.TypeInt32, logical: footer.LogicalType{Kind: footer.LogicalTime,
 			Time: footer.TimeType{Unit: footer.TimeUnitMillis}}}, true
 	case *arrow.Time64Type:
 		unit := footer.TimeUnitMicros
 		if t.Unit == arrow.Nanosecond {
 			unit = footer.TimeUnitNanos
 		}
-		return parquetLeaf{physical: footer.TypeInt64, logical: footer.LogicalType{Kind: footer.LogicalTime,
+		return LeafType{Physical: footer.TypeInt64, logical: footer.LogicalType{Kind: footer.LogicalTime,
 			Time: footer.TimeType{Unit: unit}}}, true
 	case *arrow.TimestampType:
-		return parquetLeaf{physical: footer.TypeInt64, logical: footer.LogicalType{Kind: footer.LogicalTimestamp,
+		return LeafType{Physical: footer.TypeInt64, logical: footer.LogicalType{Kind: footer.LogicalTimestamp,
 			Timestamp: footer.TimestampType{IsAdjustedToUTC: t.TimeZone != "", Unit: parquetTimeUnit(t.Unit)}}}, true
 	case *arrow.DurationType:
 		return plain(footer.TypeInt64, footer.LogicalNone)
 	case *arrow.MonthDayNanoIntervalType:
-		return parquetLeaf{physical: footer.TypeFixedLenByteArray, length: 12, interval: true}, true
+		return LeafType{Physical: footer.TypeFixedLenByteArray, length: 12, interval: true}, true
 	case arrow.ExtensionType:
 		return extensionLeaf(t)
 	}
-	return parquetLeaf{}, false
+	return LeafType{}, false
 }
 
 // extensionLeaf returns the Parquet storage of the extension types Parquet
 // annotates itself: arrow.uuid (UUID over FIXED_LEN_BYTE_ARRAY(16)) and
 // arrow.json (JSON over BYTE_ARRAY). Other extension types are stored as
 // their storage type, and the ARROW:schema entry brings them back.
-func extensionLeaf(t arrow.ExtensionType) (parquetLeaf, bool) {
+func extensionLeaf(t arrow.ExtensionType) (LeafType, bool) {
 	st := t.StorageType()
 	switch t.ExtensionName() {
 	case uuidExtensionName:
 		if fsb, ok := st.(*arrow.FixedSizeBinaryType); ok && fsb.ByteWidth == 16 {
-			return parquetLeaf{physical: footer.TypeFixedLenByteArray, length: 16, logical: footer.LogicalType{Kind: footer.LogicalUUID}}, true
+			return LeafType{Physical: footer.TypeFixedLenByteArray, length: 16, logical: footer.LogicalType{Kind: footer.LogicalUUID}}, true
 		}
 	case jsonExtensionName:
 		switch st.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
-			return parquetLeaf{physical: footer.TypeByteArray, logical: footer.LogicalType{Kind: footer.LogicalJSON}}, true
+			return LeafType{Physical: footer.TypeByteArray, logical: footer.LogicalType{Kind: footer.LogicalJSON}}, true
 		}
 	}
-	return parquetLeaf{}, false
+	return LeafType{}, false
 }
 
 // decimalLeaf stores decimal32 in INT32, decimal64 in INT64, and wider
 // decimals in the narrowest FIXED_LEN_BYTE_ARRAY that holds their
 // precision (as pqarrow does). Parquet has no negative scale.
-func decimalLeaf(t arrow.DecimalType) (parquetLeaf, bool) {
+func decimalLeaf(t arrow.DecimalType) (LeafType, bool) {
 	p, s := t.GetPrecision(), t.GetScale()
-	if p < 1 || p > maxDecimalPrecision || s < 0 || s > p {
-		return parquetLeaf{}, false
+	if p < 1 || p > MaxDecimalPrecision || s < 0 || s > p {
+		return LeafType{}, false
 	}
-	leaf := parquetLeaf{logical: footer.LogicalType{Kind: footer.LogicalDecimal, Decimal: footer.DecimalType{Precision: p, Scale: s}}}
+	leaf := LeafType{logical: footer.LogicalType{Kind: footer.LogicalDecimal, Decimal: footer.DecimalType{Precision: p, Scale: s}}}
 	switch t.ID() {
 	case arrow.DECIMAL32:
-		leaf.physical = footer.TypeInt32
+		leaf.Physical = footer.TypeInt32
 	case arrow.DECIMAL64:
-		leaf.physical = footer.TypeInt64
+		leaf.Physical = footer.TypeInt64
 	default:
-		leaf.physical, leaf.length = footer.TypeFixedLenByteArray, decimalBytes(p)
+		leaf.Physical, leaf.length = footer.TypeFixedLenByteArray, DecimalBytes(p)
 	}
 	return leaf, true
 }
@@ -344,12 +346,12 @@ func fieldIDFromMetadata(m arrow.Metadata) footer.Optional[int32] {
 	return footer.Optional[int32]{}
 }
 
-// encodeArrowSchema returns the ARROW:schema value for s: base64 of an IPC
+// EncodeArrowSchema returns the ARROW:schema value for s: base64 of an IPC
 // stream of the schema message alone, with list elements named "element".
-func encodeArrowSchema(s *arrow.Schema) (string, error) {
+func EncodeArrowSchema(s *arrow.Schema) (string, error) {
 	fields := make([]arrow.Field, s.NumFields())
 	for i, f := range s.Fields() {
-		fields[i] = parquetNamed(f)
+		fields[i] = ParquetNamed(f)
 	}
 	meta := s.Metadata()
 	var buf bytes.Buffer
@@ -360,24 +362,24 @@ func encodeArrowSchema(s *arrow.Schema) (string, error) {
 	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 }
 
-// parquetNamed returns f with the children of its lists and maps renamed
+// ParquetNamed returns f with the children of its lists and maps renamed
 // as the Parquet schema names them ("element", "key", "value"), at every
 // depth. Dictionaries and extension types are kept as they are.
-func parquetNamed(f arrow.Field) arrow.Field {
+func ParquetNamed(f arrow.Field) arrow.Field {
 	switch t := f.Type.(type) {
 	case *arrow.StructType:
 		kids := make([]arrow.Field, t.NumFields())
 		for i, c := range t.Fields() {
-			kids[i] = parquetNamed(c)
+			kids[i] = ParquetNamed(c)
 		}
 		f.Type = arrow.StructOf(kids...)
 	case *arrow.MapType:
-		entries := arrow.Field{Name: "entries", Type: arrow.StructOf(parquetNamed(t.KeyField()), parquetNamed(t.ItemField()))}
-		f.Type = withChildren(t, []arrow.Field{entries})
+		entries := arrow.Field{Name: "entries", Type: arrow.StructOf(ParquetNamed(t.KeyField()), ParquetNamed(t.ItemField()))}
+		f.Type = WithChildren(t, []arrow.Field{entries})
 	case arrow.ListLikeType:
-		elem := parquetNamed(t.ElemField())
+		elem := ParquetNamed(t.ElemField())
 		elem.Name = "element"
-		f.Type = withChildren(t, []arrow.Field{elem})
+		f.Type = WithChildren(t, []arrow.Field{elem})
 	}
 	return f
 }

@@ -1,4 +1,4 @@
-package arrowio
+package codec_test
 
 import (
 	"bytes"
@@ -7,13 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
+
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
 // fuzzDecompressor is shared by the inputs of FuzzDecompress, so that the
 // state one page leaves behind (after an error too) meets the next.
-var fuzzDecompressor decompressor
+var fuzzDecompressor codec.Decompressor
 
 // FuzzDecompress decompresses arbitrary bytes as a page of any codec number
 // (codec%10: the eight codecs and two unknown numbers) with a declared size
@@ -22,9 +27,9 @@ var fuzzDecompressor decompressor
 // error wrapping ErrCorrupt or ErrUnsupported. Seeds are pages of every
 // codec case and the small compressed pages of the corpus.
 func FuzzDecompress(f *testing.F) {
-	src, _ := pageData(1000, 1)
-	for _, c := range codecCases {
-		f.Add(uint8(c.codec), uint32(len(src)), compressCase(f, c, src))
+	src, _ := codectest.PageData(1000, 1)
+	for _, c := range codectest.Cases {
+		f.Add(uint8(c.Codec), uint32(len(src)), codectest.Compress(f, c, src))
 	}
 	if root, err := corpus.Lookup(); err == nil {
 		files, err := corpus.List(root)
@@ -54,7 +59,7 @@ func FuzzDecompress(f *testing.F) {
 		}
 		orig := bytes.Clone(page)
 		c := footer.CompressionCodec(codec % 10)
-		out, err := fuzzDecompressor.decompress(c, buf[:n], page, n)
+		out, err := fuzzDecompressor.Decompress(c, buf[:n], page, n)
 		if !bytes.Equal(page, orig) {
 			t.Fatalf("%s: decompress changed its input", c)
 		}
@@ -64,7 +69,7 @@ func FuzzDecompress(f *testing.F) {
 			}
 		}
 		switch {
-		case err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported):
+		case err != nil && !errors.Is(err, errs.ErrCorrupt) && !errors.Is(err, errs.ErrUnsupported):
 			t.Fatalf("%s: %v wraps neither ErrCorrupt nor ErrUnsupported", c, err)
 		case err == nil && len(out) != n:
 			t.Fatalf("%s: %d bytes for a page declared as %d", c, len(out), n)

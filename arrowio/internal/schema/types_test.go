@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"math/big"
@@ -35,7 +35,7 @@ func TestLeafTypes(t *testing.T) {
 		name string
 		phys footer.Type
 		mods []elMod
-		opts SchemaOptions
+		opts Options
 		want arrow.DataType
 		meta string // expected PARQUET:logical_type value, if any
 	}{
@@ -44,12 +44,12 @@ func TestLeafTypes(t *testing.T) {
 		{name: "int32", phys: i32, want: arrow.PrimitiveTypes.Int32},
 		{name: "int64", phys: i64, want: arrow.PrimitiveTypes.Int64},
 		{name: "int96", phys: i96, want: ts(arrow.Nanosecond, "UTC")},
-		{name: "int96 option", phys: i96, opts: SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Microsecond}}, want: ts(arrow.Microsecond, "")},
+		{name: "int96 option", phys: i96, opts: Options{Int96: &arrow.TimestampType{Unit: arrow.Microsecond}}, want: ts(arrow.Microsecond, "")},
 		{name: "float", phys: footer.TypeFloat, want: arrow.PrimitiveTypes.Float32},
 		{name: "double", phys: footer.TypeDouble, want: arrow.PrimitiveTypes.Float64},
 		{name: "byte_array", phys: ba, want: arrow.BinaryTypes.Binary},
-		{name: "byte_array large", phys: ba, opts: SchemaOptions{Strings: StringsLarge}, want: arrow.BinaryTypes.LargeBinary},
-		{name: "byte_array view", phys: ba, opts: SchemaOptions{Strings: StringsView}, want: arrow.BinaryTypes.BinaryView},
+		{name: "byte_array large", phys: ba, opts: Options{Strings: StringsLarge}, want: arrow.BinaryTypes.LargeBinary},
+		{name: "byte_array view", phys: ba, opts: Options{Strings: StringsView}, want: arrow.BinaryTypes.BinaryView},
 		{name: "flba", phys: flba, mods: []elMod{length(7)}, want: fsb(7)},
 
 		// INT logical type and INT_/UINT_ converted types.
@@ -128,8 +128,8 @@ func TestLeafTypes(t *testing.T) {
 
 		// Strings and binary.
 		{name: "STRING", phys: ba, mods: []elMod{kind(footer.LogicalString)}, want: arrow.BinaryTypes.String},
-		{name: "STRING large", phys: ba, mods: []elMod{kind(footer.LogicalString)}, opts: SchemaOptions{Strings: StringsLarge}, want: arrow.BinaryTypes.LargeString},
-		{name: "STRING view", phys: ba, mods: []elMod{kind(footer.LogicalString)}, opts: SchemaOptions{Strings: StringsView}, want: arrow.BinaryTypes.StringView},
+		{name: "STRING large", phys: ba, mods: []elMod{kind(footer.LogicalString)}, opts: Options{Strings: StringsLarge}, want: arrow.BinaryTypes.LargeString},
+		{name: "STRING view", phys: ba, mods: []elMod{kind(footer.LogicalString)}, opts: Options{Strings: StringsView}, want: arrow.BinaryTypes.StringView},
 		{name: "ENUM", phys: ba, mods: []elMod{kind(footer.LogicalEnum)}, want: arrow.BinaryTypes.String},
 		{name: "JSON", phys: ba, mods: []elMod{kind(footer.LogicalJSON)}, want: arrow.BinaryTypes.String},
 		{name: "BSON", phys: ba, mods: []elMod{kind(footer.LogicalBSON)}, want: arrow.BinaryTypes.Binary},
@@ -152,13 +152,13 @@ func TestLeafTypes(t *testing.T) {
 		{name: "UNKNOWN byte_array", phys: ba, mods: []elMod{kind(footer.LogicalUnknown)}, want: arrow.Null},
 		{name: "GEOMETRY", phys: ba, mods: []elMod{logical(geometry)}, want: arrow.BinaryTypes.Binary, meta: "GEOMETRY(srid:5070)"},
 		{name: "GEOGRAPHY", phys: ba, mods: []elMod{logical(geography)}, want: arrow.BinaryTypes.Binary, meta: "GEOGRAPHY"},
-		{name: "GEOMETRY view", phys: ba, mods: []elMod{logical(geometry)}, opts: SchemaOptions{Strings: StringsView}, want: arrow.BinaryTypes.BinaryView, meta: "GEOMETRY(srid:5070)"},
+		{name: "GEOMETRY view", phys: ba, mods: []elMod{logical(geometry)}, opts: Options{Strings: StringsView}, want: arrow.BinaryTypes.BinaryView, meta: "GEOMETRY(srid:5070)"},
 		{name: "GEOMETRY on INT32", phys: i32, mods: []elMod{logical(geometry)}, want: arrow.PrimitiveTypes.Int32},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := testPlan(t, tt.opts, nil, rootEl(1), leafEl("x", req, tt.phys, tt.mods...))
-			f := p.schema.Field(0)
+			f := p.Schema.Field(0)
 			if !arrow.TypeEqual(f.Type, tt.want) {
 				t.Errorf("type %s, want %s", f.Type, tt.want)
 			}
@@ -171,15 +171,15 @@ func TestLeafTypes(t *testing.T) {
 }
 
 func TestFieldIDMetadata(t *testing.T) {
-	p := testPlan(t, SchemaOptions{}, nil, rootEl(3),
+	p := testPlan(t, Options{}, nil, rootEl(3),
 		leafEl("a", opt, footer.TypeInt32, fieldID(7)),
 		leafEl("b", opt, footer.TypeInt32),
 		leafEl("c", opt, footer.TypeInt32, fieldID(-3)))
-	if v, ok := p.schema.Field(0).Metadata.GetValue(FieldIDKey); !ok || v != "7" {
-		t.Errorf("field id 7: metadata %v", p.schema.Field(0).Metadata)
+	if v, ok := p.Schema.Field(0).Metadata.GetValue(FieldIDKey); !ok || v != "7" {
+		t.Errorf("field id 7: metadata %v", p.Schema.Field(0).Metadata)
 	}
 	for i := 1; i < 3; i++ {
-		if m := p.schema.Field(i).Metadata; m.Len() != 0 {
+		if m := p.Schema.Field(i).Metadata; m.Len() != 0 {
 			t.Errorf("field %d without a usable id has metadata %v", i, m)
 		}
 	}
@@ -189,10 +189,10 @@ func TestDecimalBytes(t *testing.T) {
 	// n bytes hold p digits when 10^p - 1 <= 2^(8n-1) - 1.
 	for n := int32(1); n <= 32; n++ {
 		limit := new(big.Int).Lsh(big.NewInt(1), uint(8*n-1))
-		for p := int32(1); p <= maxDecimalPrecision; p++ {
+		for p := int32(1); p <= MaxDecimalPrecision; p++ {
 			pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(p)), nil)
 			want := pow.Cmp(limit) <= 0
-			if got := decimalBytes(p) <= n; got != want {
+			if got := DecimalBytes(p) <= n; got != want {
 				t.Fatalf("precision %d in %d bytes: fits %v, want %v", p, n, got, want)
 			}
 		}

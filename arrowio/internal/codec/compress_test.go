@@ -1,4 +1,4 @@
-package arrowio
+package codec_test
 
 import (
 	"bytes"
@@ -10,6 +10,11 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
+
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/snappy"
@@ -24,45 +29,45 @@ func TestCheckLevel(t *testing.T) {
 		level int
 		ok    bool
 	}{
-		{footer.CodecUncompressed, defaultLevel, true},
+		{footer.CodecUncompressed, codec.DefaultLevel, true},
 		{footer.CodecUncompressed, 1, false},
-		{footer.CodecSnappy, defaultLevel, true},
+		{footer.CodecSnappy, codec.DefaultLevel, true},
 		{footer.CodecSnappy, 0, false},
-		{footer.CodecLZ4Raw, defaultLevel, true},
+		{footer.CodecLZ4Raw, codec.DefaultLevel, true},
 		{footer.CodecLZ4Raw, 3, false},
-		{footer.CodecGzip, defaultLevel, true},
+		{footer.CodecGzip, codec.DefaultLevel, true},
 		{footer.CodecGzip, 0, false},
 		{footer.CodecGzip, 1, true},
 		{footer.CodecGzip, 9, true},
 		{footer.CodecGzip, 10, false},
-		{footer.CodecZstd, defaultLevel, true},
+		{footer.CodecZstd, codec.DefaultLevel, true},
 		{footer.CodecZstd, 0, false},
 		{footer.CodecZstd, 1, true},
 		{footer.CodecZstd, 22, true},
 		{footer.CodecZstd, 23, false},
-		{footer.CodecBrotli, defaultLevel, true},
+		{footer.CodecBrotli, codec.DefaultLevel, true},
 		{footer.CodecBrotli, -1, false},
 		{footer.CodecBrotli, 0, true},
 		{footer.CodecBrotli, 11, true},
 		{footer.CodecBrotli, 12, false},
-		{footer.CodecLZ4, defaultLevel, false},
-		{footer.CodecLZO, defaultLevel, false},
-		{8, defaultLevel, false},
+		{footer.CodecLZ4, codec.DefaultLevel, false},
+		{footer.CodecLZO, codec.DefaultLevel, false},
+		{8, codec.DefaultLevel, false},
 	}
 	for _, tt := range tests {
-		err := checkLevel(tt.codec, tt.level)
+		err := codec.CheckLevel(tt.codec, tt.level)
 		if tt.ok != (err == nil) {
 			t.Errorf("%s level %d: got %v, want ok=%v", tt.codec, tt.level, err, tt.ok)
 		}
-		if err != nil && !errors.Is(err, ErrUnsupported) {
+		if err != nil && !errors.Is(err, errs.ErrUnsupported) {
 			t.Errorf("%s level %d: %v does not wrap ErrUnsupported", tt.codec, tt.level, err)
 		}
-		var c compressor
-		if _, cerr := c.compress(tt.codec, tt.level, nil, []byte("x")); (cerr == nil) != (err == nil) {
+		var c codec.Compressor
+		if _, cerr := c.Compress(tt.codec, tt.level, nil, []byte("x")); (cerr == nil) != (err == nil) {
 			t.Errorf("%s level %d: compress says %v, checkLevel %v", tt.codec, tt.level, cerr, err)
 		}
 	}
-	if err := checkLevel(footer.CodecLZ4, defaultLevel); !strings.Contains(err.Error(), "LZ4_RAW") {
+	if err := codec.CheckLevel(footer.CodecLZ4, codec.DefaultLevel); !strings.Contains(err.Error(), "LZ4_RAW") {
 		t.Errorf("refusing LZ4 should point to LZ4_RAW: %v", err)
 	}
 }
@@ -71,21 +76,21 @@ func TestCheckLevel(t *testing.T) {
 // not dst has room, and that a compressor reused across codecs and levels
 // writes what a fresh one writes.
 func TestCompressAppends(t *testing.T) {
-	src, _ := pageData(40000, 8)
-	var shared compressor
+	src, _ := codectest.PageData(40000, 8)
+	var shared codec.Compressor
 	prefix := []byte("prefix")
-	for _, c := range codecCases {
-		if c.lz4 != nil {
+	for _, c := range codectest.Cases {
+		if c.LZ4 != nil {
 			continue
 		}
-		want := compressCase(t, c, src)
+		want := codectest.Compress(t, c, src)
 		for _, dst := range [][]byte{append([]byte{}, prefix...), append(make([]byte, 0, 1<<20), prefix...)} {
-			got, err := shared.compress(c.codec, c.level, dst, src)
+			got, err := shared.Compress(c.Codec, c.Level, dst, src)
 			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
+				t.Fatalf("%s: %v", c.Name, err)
 			}
 			if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want) {
-				t.Errorf("%s: appending to a %d-capacity buffer changed the output", c.name, cap(dst))
+				t.Errorf("%s: appending to a %d-capacity buffer changed the output", c.Name, cap(dst))
 			}
 		}
 	}
@@ -96,28 +101,28 @@ func TestCompressAppends(t *testing.T) {
 // strict (reference-compatible) snappy decoder, which rejects the s2
 // extensions a snappy writer must not use.
 func TestCompressInterop(t *testing.T) {
-	var c compressor
-	for _, in := range inputs {
+	var c codec.Compressor
+	for _, in := range codectest.Inputs {
 		for _, n := range []int{0, 1, 1000, 65536, 300000} {
-			src := in.make(n)
-			page, err := c.compress(footer.CodecSnappy, defaultLevel, nil, src)
+			src := in.Make(n)
+			page, err := c.Compress(footer.CodecSnappy, codec.DefaultLevel, nil, src)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got, err := snappy.DecodeStrict(nil, page); err != nil || !bytes.Equal(got, src) {
-				t.Errorf("snappy %s/%d: strict decoder: %v", in.name, n, err)
+				t.Errorf("snappy %s/%d: strict decoder: %v", in.Name, n, err)
 			}
-			for _, level := range []int{1, defaultLevel, 9} {
-				page, err := c.compress(footer.CodecGzip, level, nil, src)
+			for _, level := range []int{1, codec.DefaultLevel, 9} {
+				page, err := c.Compress(footer.CodecGzip, level, nil, src)
 				if err != nil {
 					t.Fatal(err)
 				}
 				r, err := stdgzip.NewReader(bytes.NewReader(page))
 				if err != nil {
-					t.Fatalf("gzip %s/%d level %d: %v", in.name, n, level, err)
+					t.Fatalf("gzip %s/%d level %d: %v", in.Name, n, level, err)
 				}
 				if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, src) {
-					t.Errorf("gzip %s/%d level %d: standard library reader: %v", in.name, n, level, err)
+					t.Errorf("gzip %s/%d level %d: standard library reader: %v", in.Name, n, level, err)
 				}
 			}
 		}
@@ -127,59 +132,59 @@ func TestCompressInterop(t *testing.T) {
 // TestCompressEmptyPage checks that every codec writes a real stream for an
 // empty page (other readers reject zero bytes), and that it decodes back.
 func TestCompressEmptyPage(t *testing.T) {
-	var c compressor
-	var d decompressor
-	for _, cc := range codecCases {
-		if cc.lz4 != nil || cc.codec == footer.CodecUncompressed {
+	var c codec.Compressor
+	var d codec.Decompressor
+	for _, cc := range codectest.Cases {
+		if cc.LZ4 != nil || cc.Codec == footer.CodecUncompressed {
 			continue
 		}
-		page, err := c.compress(cc.codec, cc.level, nil, nil)
+		page, err := c.Compress(cc.Codec, cc.Level, nil, nil)
 		if err != nil || len(page) == 0 {
-			t.Errorf("%s: empty page compressed to %d bytes, %v", cc.name, len(page), err)
+			t.Errorf("%s: empty page compressed to %d bytes, %v", cc.Name, len(page), err)
 			continue
 		}
-		if got, err := d.decompress(cc.codec, nil, page, 0); err != nil || len(got) != 0 {
-			t.Errorf("%s: compressed empty page decoded to %d bytes, %v", cc.name, len(got), err)
+		if got, err := d.Decompress(cc.Codec, nil, page, 0); err != nil || len(got) != 0 {
+			t.Errorf("%s: compressed empty page decoded to %d bytes, %v", cc.Name, len(got), err)
 		}
 	}
 }
 
 func TestCompressAllocs(t *testing.T) {
-	src, _ := pageData(64<<10, 6)
+	src, _ := codectest.PageData(64<<10, 6)
 	dst := make([]byte, 0, 2*len(src))
-	var c compressor
-	for _, cc := range codecCases {
-		if cc.lz4 != nil || cc.slow || cc.codec == footer.CodecBrotli {
+	var c codec.Compressor
+	for _, cc := range codectest.Cases {
+		if cc.LZ4 != nil || cc.Slow || cc.Codec == footer.CodecBrotli {
 			continue // brotli's encoder allocates per stream, inside the library
 		}
 		compress := func() {
-			if _, err := c.compress(cc.codec, cc.level, dst, src); err != nil {
+			if _, err := c.Compress(cc.Codec, cc.Level, dst, src); err != nil {
 				t.Fatal(err)
 			}
 		}
 		compress()
 		if allocs := testing.AllocsPerRun(10, compress); allocs != 0 {
-			t.Errorf("%s: %v allocations per page, want 0", cc.name, allocs)
+			t.Errorf("%s: %v allocations per page, want 0", cc.Name, allocs)
 		}
 	}
 }
 
 func BenchmarkCompress(b *testing.B) {
-	src, values := pageData(1<<20, 1)
-	for _, c := range codecCases {
-		if c.lz4 != nil {
+	src, values := codectest.PageData(1<<20, 1)
+	for _, c := range codectest.Cases {
+		if c.LZ4 != nil {
 			continue
 		}
-		b.Run(fmt.Sprintf("codec=%s", c.name), func(b *testing.B) {
-			var comp compressor
-			dst, err := comp.compress(c.codec, c.level, nil, src) // warm up
+		b.Run(fmt.Sprintf("codec=%s", c.Name), func(b *testing.B) {
+			var comp codec.Compressor
+			dst, err := comp.Compress(c.Codec, c.Level, nil, src) // warm up
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if dst, err = comp.compress(c.codec, c.level, dst[:0], src); err != nil {
+				if dst, err = comp.Compress(c.Codec, c.Level, dst[:0], src); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -193,7 +198,7 @@ func BenchmarkCompress(b *testing.B) {
 // klauspost/compress and the LZ4 block encoders of pierrec/lz4 on page
 // data; compressSnappy and compressLZ4Raw record the outcome.
 func BenchmarkBlockEncoder(b *testing.B) {
-	src, values := pageData(1<<20, 1)
+	src, values := codectest.PageData(1<<20, 1)
 	var fast lz4.Compressor
 	var ccompat lz4.CompressorCCompat
 	lz4Func := func(compress func(src, dst []byte) (int, error)) func(dst, src []byte) []byte {
@@ -246,27 +251,27 @@ func TestSnappyChoice(t *testing.T) {
 	for i := range random {
 		random[i] = byte(r.Uint32())
 	}
-	var d decompressor
+	var d codec.Decompressor
 	for _, c := range []struct {
 		name   string
 		page   []byte
 		better bool
 	}{{"timestamps", stamps, true}, {"random", random, false}} {
-		var s snappyChoice
-		for page := range snappyRetry + 2 {
-			out := s.compress(nil, c.page)
-			got, err := d.decompress(footer.CodecSnappy, make([]byte, len(c.page)), out, len(c.page))
+		var s codec.SnappyChoice
+		for page := range codec.SnappyRetry + 2 {
+			out := s.Compress(nil, c.page)
+			got, err := d.Decompress(footer.CodecSnappy, make([]byte, len(c.page)), out, len(c.page))
 			if err != nil || !bytes.Equal(got, c.page) {
 				t.Fatalf("%s page %d: %v", c.name, page, err)
 			}
-			if s.better != c.better {
-				t.Fatalf("%s page %d: better = %v, want %v", c.name, page, s.better, c.better)
+			if s.Better != c.better {
+				t.Fatalf("%s page %d: better = %v, want %v", c.name, page, s.Better, c.better)
 			}
 		}
 		// Page 0 tried both encoders, pages 1 to snappyRetry followed the
 		// choice, and the last page tried both again.
-		if s.settle != snappyRetry {
-			t.Errorf("%s: settle = %d after a retry, want %d", c.name, s.settle, snappyRetry)
+		if s.Settle != codec.SnappyRetry {
+			t.Errorf("%s: settle = %d after a retry, want %d", c.name, s.Settle, codec.SnappyRetry)
 		}
 	}
 }
@@ -276,17 +281,17 @@ func TestSnappyChoice(t *testing.T) {
 // later chunk finds it), and that an encoding past the table is decided
 // page by page.
 func TestSnappyChoicesPerEncoding(t *testing.T) {
-	var c snappyChoices
-	dp, dict, plain := footer.PageTypeData, c.of(footer.PageTypeData, footer.EncodingRLEDictionary), c.of(footer.PageTypeData, footer.EncodingPlain)
-	dictPage := c.of(footer.PageTypeDictionary, footer.EncodingPlain)
+	var c codec.SnappyChoices
+	dp, dict, plain := footer.PageTypeData, c.Of(footer.PageTypeData, footer.EncodingRLEDictionary), c.Of(footer.PageTypeData, footer.EncodingPlain)
+	dictPage := c.Of(footer.PageTypeDictionary, footer.EncodingPlain)
 	if dict == nil || plain == nil || dictPage == nil || dict == plain || dictPage == plain || dictPage == dict {
 		t.Fatalf("choices for RLE_DICTIONARY, PLAIN and the dictionary page: %p, %p, %p", dict, plain, dictPage)
 	}
-	dictPage.better, dictPage.settle = true, 5
-	if again := c.of(footer.PageTypeDictionary, footer.EncodingPlain); again != dictPage || !again.better || plain.better || dict.better {
+	dictPage.Better, dictPage.Settle = true, 5
+	if again := c.Of(footer.PageTypeDictionary, footer.EncodingPlain); again != dictPage || !again.Better || plain.Better || dict.Better {
 		t.Fatalf("the dictionary page choice did not last or leaked to data pages")
 	}
-	if c.of(dp, footer.EncodingALP+1) != nil || c.of(dp, -1) != nil {
+	if c.Of(dp, footer.EncodingALP+1) != nil || c.Of(dp, -1) != nil {
 		t.Fatalf("an encoding past the table has a choice")
 	}
 }

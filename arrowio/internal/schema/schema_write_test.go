@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
@@ -144,29 +146,29 @@ func wideSchema() (in, want *arrow.Schema) {
 
 // readBack maps Arrow schema s to Parquet elements and back, as a file
 // written with them reads.
-func readBack(t *testing.T, s *arrow.Schema) *schemaPlan {
+func readBack(t *testing.T, s *arrow.Schema) *Plan {
 	t.Helper()
-	ws, err := newWriteSchema(s)
+	ws, err := FromArrow(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := footer.NewSchema(ws.elements, nil)
+	ps, err := footer.NewSchema(ws.Elements, nil)
 	if err != nil {
 		t.Fatalf("the written elements do not form a schema: %v", err)
 	}
-	return newSchemaPlan(ps, []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(ws.arrowSchema)}}, SchemaOptions{})
+	return NewPlan(ps, []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(ws.ArrowSchema)}}, Options{})
 }
 
 func TestWriteSchemaRoundTrip(t *testing.T) {
 	in, want := wideSchema()
 	p := readBack(t, in)
-	if !p.schema.Equal(want) || !p.schema.Metadata().Equal(want.Metadata()) {
+	if !p.Schema.Equal(want) || !p.Schema.Metadata().Equal(want.Metadata()) {
 		for i := range want.NumFields() {
-			if i >= p.schema.NumFields() || !p.schema.Field(i).Equal(want.Field(i)) {
-				t.Errorf("field %d: got  %v\nwant %v", i, p.schema.Field(i), want.Field(i))
+			if i >= p.Schema.NumFields() || !p.Schema.Field(i).Equal(want.Field(i)) {
+				t.Errorf("field %d: got  %v\nwant %v", i, p.Schema.Field(i), want.Field(i))
 			}
 		}
-		t.Errorf("schema metadata %v, want %v", p.schema.Metadata(), want.Metadata())
+		t.Errorf("schema metadata %v, want %v", p.Schema.Metadata(), want.Metadata())
 	}
 	checkPlanInvariants(t, p)
 }
@@ -180,7 +182,7 @@ func TestWriteSchemaRenamesListElements(t *testing.T) {
 		{Name: "l", Type: arrow.ListOfField(elem(arrow.FixedSizeListOfField(2, elem(arrow.PrimitiveTypes.Int8, true)), true)), Nullable: true},
 		{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int8)},
 	}, nil)
-	if got := readBack(t, in).schema; !got.Equal(want) {
+	if got := readBack(t, in).Schema; !got.Equal(want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
 }
@@ -192,12 +194,12 @@ func TestWriteSchemaElements(t *testing.T) {
 		{Name: "d", Type: &arrow.Decimal128Type{Precision: 12, Scale: 4}, Nullable: true},
 		{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint16)},
 	}, nil)
-	ws, err := newWriteSchema(s)
+	ws, err := FromArrow(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make([]string, len(ws.elements))
-	for i, e := range ws.elements {
+	got := make([]string, len(ws.Elements))
+	for i, e := range ws.Elements {
 		got[i] = describeElement(e)
 	}
 	want := []string{
@@ -265,8 +267,8 @@ func TestWriteSchemaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := newWriteSchema(arrow.NewSchema([]arrow.Field{tt.field}, nil))
-			if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `"`+tt.path+`"`) {
+			_, err := FromArrow(arrow.NewSchema([]arrow.Field{tt.field}, nil))
+			if !errors.Is(err, errs.ErrUnsupported) || !strings.Contains(err.Error(), `"`+tt.path+`"`) {
 				t.Errorf("err = %v, want ErrUnsupported naming %q", err, tt.path)
 			}
 		})
@@ -355,16 +357,16 @@ var pqarrowElementDiffs = map[string]string{
 func TestWriteSchemaMatchesPqarrow(t *testing.T) {
 	s := arrow.NewSchema(pqarrowFields(), nil)
 	theirs := readFooterBytes(t, pqarrowFile(t, s)).Meta.Schema
-	ws, err := newWriteSchema(s)
+	ws, err := FromArrow(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(theirs) != len(ws.elements) {
-		t.Fatalf("%d elements, pqarrow writes %d", len(ws.elements), len(theirs))
+	if len(theirs) != len(ws.Elements) {
+		t.Fatalf("%d elements, pqarrow writes %d", len(ws.Elements), len(theirs))
 	}
 	for i := 1; i < len(theirs); i++ { // the roots differ only in repetition
-		got, want := describeElement(ws.elements[i]), describeElement(theirs[i])
-		if _, listed := pqarrowElementDiffs[ws.elements[i].Name]; (got != want) != listed {
+		got, want := describeElement(ws.Elements[i]), describeElement(theirs[i])
+		if _, listed := pqarrowElementDiffs[ws.Elements[i].Name]; (got != want) != listed {
 			t.Errorf("element %d (listed as different: %v): %s\n      pqarrow: %s", i, listed, got, want)
 		}
 	}
@@ -374,13 +376,13 @@ func TestWriteSchemaMatchesPqarrow(t *testing.T) {
 // and ARROW:schema entry, and checks pqarrow reads it as the schema went in.
 func TestWriteSchemaReadByPqarrow(t *testing.T) {
 	s := arrow.NewSchema(pqarrowFields(), nil)
-	ws, err := newWriteSchema(s)
+	ws, err := FromArrow(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	meta := footer.FileMetaData{
-		Version: 2, Schema: ws.elements,
-		KeyValueMetadata: []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(ws.arrowSchema)}},
+		Version: 2, Schema: ws.Elements,
+		KeyValueMetadata: []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(ws.ArrowSchema)}},
 		CreatedBy:        footer.Some("quiver test"),
 	}
 	body := footer.Marshal([]byte(footer.MagicPlain), &meta)

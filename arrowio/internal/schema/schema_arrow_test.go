@@ -1,10 +1,12 @@
-package arrowio
+package schema
 
 import (
 	"encoding/base64"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/quiverio/quiver/footer"
@@ -26,7 +28,7 @@ func TestArrowSchemaFromPqarrowFiles(t *testing.T) {
 	s := arrow.NewSchema(pqarrowFields(), nil)
 	b := pqarrowFile(t, s)
 	ft := readFooterBytes(t, b)
-	ours := ArrowSchema(ft.Schema, ft.Meta.KeyValueMetadata, SchemaOptions{})
+	ours := ArrowSchema(ft.Schema, ft.Meta.KeyValueMetadata, Options{})
 	theirs := pqarrowRead(t, b)
 	for i := range theirs.NumFields() {
 		of, tf := ours.Field(i), withoutUnsetIDs(theirs.Field(i))
@@ -39,7 +41,7 @@ func TestArrowSchemaFromPqarrowFiles(t *testing.T) {
 // storedValue returns the ARROW:schema value our writer stores for s.
 func storedValue(t *testing.T, s *arrow.Schema) string {
 	t.Helper()
-	v, err := encodeArrowSchema(s)
+	v, err := EncodeArrowSchema(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestDecodeArrowSchemaFraming(t *testing.T) {
 	}
 	for name, v := range values {
 		t.Run(name, func(t *testing.T) {
-			got, err := decodeArrowSchema(v)
+			got, err := DecodeArrowSchema(v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +95,7 @@ func TestDecodeArrowSchemaErrors(t *testing.T) {
 	}
 	for name, v := range tests {
 		t.Run(name, func(t *testing.T) {
-			if s, err := decodeArrowSchema(v); !errors.Is(err, ErrCorrupt) {
+			if s, err := DecodeArrowSchema(v); !errors.Is(err, errs.ErrCorrupt) {
 				t.Errorf("decoded %v, err %v; want an error wrapping ErrCorrupt", s, err)
 			}
 		})
@@ -106,7 +108,7 @@ func TestArrowSchemaIgnored(t *testing.T) {
 	elems := []footer.SchemaElement{rootEl(2),
 		leafEl("a", opt, footer.TypeByteArray, kind(footer.LogicalString)),
 		groupEl("s", opt, 1), leafEl("x", opt, footer.TypeInt64)}
-	plain := testPlan(t, SchemaOptions{}, nil, elems...).schema
+	plain := testPlan(t, Options{}, nil, elems...).Schema
 	large := arrow.Field{Name: "a", Type: arrow.BinaryTypes.LargeString, Nullable: true}
 	dur := arrow.Field{Name: "x", Type: arrow.FixedWidthTypes.Duration_ms, Nullable: true}
 	tests := map[string]*arrow.Schema{
@@ -119,24 +121,24 @@ func TestArrowSchemaIgnored(t *testing.T) {
 	for name, stored := range tests {
 		t.Run(name, func(t *testing.T) {
 			kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(storedValue(t, stored))}}
-			if got := testPlan(t, SchemaOptions{}, kv, elems...).schema; !got.Equal(plain) {
+			if got := testPlan(t, Options{}, kv, elems...).Schema; !got.Equal(plain) {
 				t.Errorf("got %v, want the plain mapping %v", got, plain)
 			}
 		})
 	}
 	t.Run("undecodable", func(t *testing.T) {
 		kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some("AAAA")}}
-		if got := testPlan(t, SchemaOptions{}, kv, elems...).schema; !got.Equal(plain) {
+		if got := testPlan(t, Options{}, kv, elems...).Schema; !got.Equal(plain) {
 			t.Errorf("got %v, want the plain mapping %v", got, plain)
 		}
 	})
 	t.Run("matching, but ignored by option", func(t *testing.T) {
 		stored := arrow.NewSchema([]arrow.Field{large, {Name: "s", Type: arrow.StructOf(dur), Nullable: true}}, nil)
 		kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(storedValue(t, stored))}}
-		if got := testPlan(t, SchemaOptions{}, kv, elems...).schema; !got.Equal(stored) {
+		if got := testPlan(t, Options{}, kv, elems...).Schema; !got.Equal(stored) {
 			t.Errorf("got %v, want the stored %v", got, stored)
 		}
-		if got := testPlan(t, SchemaOptions{IgnoreArrowSchema: true}, kv, elems...).schema; !got.Equal(plain) {
+		if got := testPlan(t, Options{IgnoreArrowSchema: true}, kv, elems...).Schema; !got.Equal(plain) {
 			t.Errorf("ignoring: got %v, want the plain mapping %v", got, plain)
 		}
 	})
@@ -151,35 +153,35 @@ func TestArrowSchemaRestoreRules(t *testing.T) {
 		name   string
 		leaf   footer.SchemaElement
 		stored arrow.DataType
-		opts   SchemaOptions
+		opts   Options
 		want   arrow.DataType
 	}{
-		{"large_string", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.LargeString, SchemaOptions{}, arrow.BinaryTypes.LargeString},
-		{"string_view", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.StringView, SchemaOptions{}, arrow.BinaryTypes.StringView},
-		{"option wins", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.LargeString, SchemaOptions{Strings: StringsView}, arrow.BinaryTypes.StringView},
-		{"large_binary over string", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.LargeBinary, SchemaOptions{}, arrow.BinaryTypes.String},
+		{"large_string", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.LargeString, Options{}, arrow.BinaryTypes.LargeString},
+		{"string_view", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.StringView, Options{}, arrow.BinaryTypes.StringView},
+		{"option wins", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.LargeString, Options{Strings: StringsView}, arrow.BinaryTypes.StringView},
+		{"large_binary over string", leafEl("x", opt, footer.TypeByteArray, str), arrow.BinaryTypes.LargeBinary, Options{}, arrow.BinaryTypes.String},
 		{"dictionary", leafEl("x", opt, footer.TypeByteArray), &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint8, ValueType: arrow.BinaryTypes.Binary},
-			SchemaOptions{}, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint8, ValueType: arrow.BinaryTypes.Binary}},
+			Options{}, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint8, ValueType: arrow.BinaryTypes.Binary}},
 		{"dictionary over an integer", leafEl("x", opt, footer.TypeInt32), &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.PrimitiveTypes.Int32},
-			SchemaOptions{}, arrow.PrimitiveTypes.Int32},
-		{"time zone", leafEl("x", opt, footer.TypeInt64, timestampLT(footer.TimeUnitMicros, true)), ts(arrow.Microsecond, "Europe/Paris"), SchemaOptions{}, ts(arrow.Microsecond, "Europe/Paris")},
-		{"no zone over a local timestamp", leafEl("x", opt, footer.TypeInt64, timestampLT(footer.TimeUnitMicros, false)), ts(arrow.Microsecond, "Europe/Paris"), SchemaOptions{}, ts(arrow.Microsecond, "")},
-		{"INT96 zone", leafEl("x", opt, footer.TypeInt96), ts(arrow.Nanosecond, "Asia/Tokyo"), SchemaOptions{}, ts(arrow.Nanosecond, "Asia/Tokyo")},
-		{"duration", leafEl("x", opt, footer.TypeInt64), arrow.FixedWidthTypes.Duration_us, SchemaOptions{}, arrow.FixedWidthTypes.Duration_us},
-		{"duration over int32", leafEl("x", opt, footer.TypeInt32), arrow.FixedWidthTypes.Duration_us, SchemaOptions{}, arrow.PrimitiveTypes.Int32},
-		{"decimal256", leafEl("x", opt, footer.TypeFixedLenByteArray, decimalLT(30, 2)), &arrow.Decimal256Type{Precision: 30, Scale: 2}, SchemaOptions{}, &arrow.Decimal256Type{Precision: 30, Scale: 2}},
-		{"decimal of another scale", leafEl("x", opt, footer.TypeFixedLenByteArray, decimalLT(30, 2)), &arrow.Decimal256Type{Precision: 30, Scale: 3}, SchemaOptions{}, &arrow.Decimal128Type{Precision: 30, Scale: 2}},
-		{"float16 over fixed_size_binary(2)", leafEl("x", opt, footer.TypeFixedLenByteArray, length(2)), arrow.FixedWidthTypes.Float16, SchemaOptions{}, arrow.FixedWidthTypes.Float16},
-		{"float16 over fixed_size_binary(4)", leafEl("x", opt, footer.TypeFixedLenByteArray, length(4)), arrow.FixedWidthTypes.Float16, SchemaOptions{}, &arrow.FixedSizeBinaryType{ByteWidth: 4}},
-		{"date64 is not restored", leafEl("x", opt, footer.TypeInt32, kind(footer.LogicalDate)), arrow.FixedWidthTypes.Date64, SchemaOptions{}, arrow.FixedWidthTypes.Date32},
-		{"extension over its storage", leafEl("x", opt, footer.TypeByteArray, str), jsonExt, SchemaOptions{}, jsonExt},
-		{"extension over other storage", leafEl("x", opt, footer.TypeInt64), jsonExt, SchemaOptions{}, arrow.PrimitiveTypes.Int64},
+			Options{}, arrow.PrimitiveTypes.Int32},
+		{"time zone", leafEl("x", opt, footer.TypeInt64, timestampLT(footer.TimeUnitMicros, true)), ts(arrow.Microsecond, "Europe/Paris"), Options{}, ts(arrow.Microsecond, "Europe/Paris")},
+		{"no zone over a local timestamp", leafEl("x", opt, footer.TypeInt64, timestampLT(footer.TimeUnitMicros, false)), ts(arrow.Microsecond, "Europe/Paris"), Options{}, ts(arrow.Microsecond, "")},
+		{"INT96 zone", leafEl("x", opt, footer.TypeInt96), ts(arrow.Nanosecond, "Asia/Tokyo"), Options{}, ts(arrow.Nanosecond, "Asia/Tokyo")},
+		{"duration", leafEl("x", opt, footer.TypeInt64), arrow.FixedWidthTypes.Duration_us, Options{}, arrow.FixedWidthTypes.Duration_us},
+		{"duration over int32", leafEl("x", opt, footer.TypeInt32), arrow.FixedWidthTypes.Duration_us, Options{}, arrow.PrimitiveTypes.Int32},
+		{"decimal256", leafEl("x", opt, footer.TypeFixedLenByteArray, decimalLT(30, 2)), &arrow.Decimal256Type{Precision: 30, Scale: 2}, Options{}, &arrow.Decimal256Type{Precision: 30, Scale: 2}},
+		{"decimal of another scale", leafEl("x", opt, footer.TypeFixedLenByteArray, decimalLT(30, 2)), &arrow.Decimal256Type{Precision: 30, Scale: 3}, Options{}, &arrow.Decimal128Type{Precision: 30, Scale: 2}},
+		{"float16 over fixed_size_binary(2)", leafEl("x", opt, footer.TypeFixedLenByteArray, length(2)), arrow.FixedWidthTypes.Float16, Options{}, arrow.FixedWidthTypes.Float16},
+		{"float16 over fixed_size_binary(4)", leafEl("x", opt, footer.TypeFixedLenByteArray, length(4)), arrow.FixedWidthTypes.Float16, Options{}, &arrow.FixedSizeBinaryType{ByteWidth: 4}},
+		{"date64 is not restored", leafEl("x", opt, footer.TypeInt32, kind(footer.LogicalDate)), arrow.FixedWidthTypes.Date64, Options{}, arrow.FixedWidthTypes.Date32},
+		{"extension over its storage", leafEl("x", opt, footer.TypeByteArray, str), jsonExt, Options{}, jsonExt},
+		{"extension over other storage", leafEl("x", opt, footer.TypeInt64), jsonExt, Options{}, arrow.PrimitiveTypes.Int64},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			stored := arrow.NewSchema([]arrow.Field{{Name: "x", Type: tt.stored, Nullable: true}}, nil)
 			kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(storedValue(t, stored))}}
-			got := testPlan(t, tt.opts, kv, rootEl(1), tt.leaf).schema.Field(0).Type
+			got := testPlan(t, tt.opts, kv, rootEl(1), tt.leaf).Schema.Field(0).Type
 			if !arrow.TypeEqual(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
@@ -194,15 +196,15 @@ func TestArrowSchemaNullability(t *testing.T) {
 	stored := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32,
 		Metadata: arrow.NewMetadata([]string{"k", FieldIDKey}, []string{"v", "99"})}}, nil)
 	kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(storedValue(t, stored))}}
-	p := testPlan(t, SchemaOptions{}, kv, rootEl(1), leafEl("x", opt, footer.TypeInt32, fieldID(3)))
-	f := p.fields[0]
-	if f.field.Nullable || !f.nullCorrupt {
-		t.Errorf("nullable %v, nullCorrupt %v; want a non-nullable field whose nulls are corrupt", f.field.Nullable, f.nullCorrupt)
+	p := testPlan(t, Options{}, kv, rootEl(1), leafEl("x", opt, footer.TypeInt32, fieldID(3)))
+	f := p.Fields[0]
+	if f.Field.Nullable || !f.NullCorrupt {
+		t.Errorf("nullable %v, nullCorrupt %v; want a non-nullable field whose nulls are corrupt", f.Field.Nullable, f.NullCorrupt)
 	}
-	if v, _ := f.field.Metadata.GetValue("k"); v != "v" {
-		t.Errorf("stored metadata lost: %v", f.field.Metadata)
+	if v, _ := f.Field.Metadata.GetValue("k"); v != "v" {
+		t.Errorf("stored metadata lost: %v", f.Field.Metadata)
 	}
-	if v, _ := f.field.Metadata.GetValue(FieldIDKey); v != "3" {
+	if v, _ := f.Field.Metadata.GetValue(FieldIDKey); v != "3" {
 		t.Errorf("field id %q, want the file's 3", v)
 	}
 }

@@ -1,4 +1,4 @@
-package arrowio
+package codec
 
 import (
 	"encoding/binary"
@@ -23,8 +23,8 @@ func decodeLZ4Block(dst, src []byte) (int, error) {
 // disagreed about. Like Arrow C++ it tries, in order: Hadoop's framing
 // (parquet-mr), a raw LZ4 block (older parquet-cpp), and the LZ4 frame
 // format.
-func (d *decompressor) decodeLZ4(dst, src []byte) (int, error) {
-	if n, ok := decodeHadoopLZ4(dst, src); ok {
+func (d *Decompressor) decodeLZ4(dst, src []byte) (int, error) {
+	if n, ok := DecodeHadoopLZ4(dst, src); ok {
 		return n, nil
 	}
 	n, rawErr := lz4.UncompressBlock(src, dst)
@@ -46,12 +46,12 @@ func (d *decompressor) decodeLZ4(dst, src []byte) (int, error) {
 	return d.readExactly(d.lz4, dst)
 }
 
-// decodeHadoopLZ4 decodes src as Hadoop's LZ4 framing: blocks, each a
+// DecodeHadoopLZ4 decodes src as Hadoop's LZ4 framing: blocks, each a
 // big-endian uint32 uncompressed size, a big-endian uint32 compressed size
 // and that many bytes of raw LZ4 block. ok reports that src is exactly such
 // a sequence, every block decoding to its stated size within dst; n is then
 // the bytes written.
-func decodeHadoopLZ4(dst, src []byte) (n int, ok bool) {
+func DecodeHadoopLZ4(dst, src []byte) (n int, ok bool) {
 	const prefix = 8
 	for len(src) >= prefix {
 		raw := uint64(binary.BigEndian.Uint32(src))

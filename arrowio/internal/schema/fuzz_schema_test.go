@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"encoding/base64"
@@ -16,7 +16,7 @@ import (
 func FuzzArrowSchemaMetadata(f *testing.F) {
 	in, _ := wideSchema()
 	for _, s := range []*arrow.Schema{in, fuzzTargetArrow()} {
-		v, err := encodeArrowSchema(s)
+		v, err := EncodeArrowSchema(s)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -29,11 +29,11 @@ func FuzzArrowSchemaMetadata(f *testing.F) {
 	elems := fuzzTargetElements()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, v := range []string{base64.StdEncoding.EncodeToString(data), string(data)} {
-			if _, err := decodeArrowSchema(v); err != nil {
+			if _, err := DecodeArrowSchema(v); err != nil {
 				continue
 			}
 			kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(v)}}
-			checkPlanInvariants(t, testPlan(t, SchemaOptions{}, kv, elems...))
+			checkPlanInvariants(t, testPlan(t, Options{}, kv, elems...))
 		}
 	})
 }
@@ -129,35 +129,35 @@ func FuzzSchemaMapping(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, opts := range []SchemaOptions{{}, {Strings: StringsView, Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}} {
-			p := newSchemaPlan(s, nil, opts)
+		for _, opts := range []Options{{}, {Strings: StringsView, Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}} {
+			p := NewPlan(s, nil, opts)
 			checkPlanInvariants(t, p)
 			var paths []string
 			indexPaths(s.Root.Children, &paths)
 			for _, path := range paths {
-				q, err := p.project([]string{path})
+				q, err := p.Project([]string{path})
 				if err != nil {
 					t.Fatalf("projecting %q: %v", path, err)
 				}
 				checkPlanInvariants(t, q)
 			}
 		}
-		p := newSchemaPlan(s, nil, SchemaOptions{})
-		ws, err := newWriteSchema(p.schema)
+		p := NewPlan(s, nil, Options{})
+		ws, err := FromArrow(p.Schema)
 		if err != nil {
 			return
 		}
-		ps, err := footer.NewSchema(ws.elements, nil)
+		ps, err := footer.NewSchema(ws.Elements, nil)
 		if err != nil {
-			t.Fatalf("written elements of %v do not form a schema: %v", p.schema, err)
+			t.Fatalf("written elements of %v do not form a schema: %v", p.Schema, err)
 		}
-		back := newSchemaPlan(ps, []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(ws.arrowSchema)}}, SchemaOptions{})
-		want := make([]arrow.Field, p.schema.NumFields())
-		for i, fl := range p.schema.Fields() {
-			want[i] = parquetNamed(fl)
+		back := NewPlan(ps, []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(ws.ArrowSchema)}}, Options{})
+		want := make([]arrow.Field, p.Schema.NumFields())
+		for i, fl := range p.Schema.Fields() {
+			want[i] = ParquetNamed(fl)
 		}
-		if ws := arrow.NewSchema(want, nil); !back.schema.Equal(ws) {
-			t.Fatalf("read back as\n%v\nwant\n%v", back.schema, ws)
+		if ws := arrow.NewSchema(want, nil); !back.Schema.Equal(ws) {
+			t.Fatalf("read back as\n%v\nwant\n%v", back.Schema, ws)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,7 +12,7 @@ import (
 
 // storedSchemaFits reports whether stored has one field per plan in
 // fields, nested the same way.
-func storedSchemaFits(fields []*fieldPlan, stored *arrow.Schema) bool {
+func storedSchemaFits(fields []*FieldPlan, stored *arrow.Schema) bool {
 	if stored.NumFields() != len(fields) {
 		return false
 	}
@@ -28,28 +28,28 @@ func storedSchemaFits(fields []*fieldPlan, stored *arrow.Schema) bool {
 // structs with as many fields, lists (of any layout) and maps where p has
 // them, and non-nested types at leaves. Extension types count as their
 // storage.
-func storedFits(p *fieldPlan, t arrow.DataType) bool {
+func storedFits(p *FieldPlan, t arrow.DataType) bool {
 	t = storageOf(t)
-	switch p.kind {
-	case kindStruct:
+	switch p.Kind {
+	case KindStruct:
 		st, ok := t.(*arrow.StructType)
-		if !ok || st.NumFields() != len(p.children) {
+		if !ok || st.NumFields() != len(p.Children) {
 			return false
 		}
-		for i, c := range p.children {
+		for i, c := range p.Children {
 			if !storedFits(c, st.Field(i).Type) {
 				return false
 			}
 		}
 		return true
-	case kindMap:
+	case KindMap:
 		mt, ok := t.(*arrow.MapType)
-		return ok && storedFits(p.children[0], mt.Elem())
-	case kindList:
+		return ok && storedFits(p.Children[0], mt.Elem())
+	case KindList:
 		if !isListLayout(t) {
 			return false
 		}
-		return storedFits(p.children[0], t.(arrow.ListLikeType).Elem())
+		return storedFits(p.Children[0], t.(arrow.ListLikeType).Elem())
 	}
 	_, nested := t.(arrow.NestedType)
 	return !nested
@@ -76,32 +76,32 @@ func storageOf(t arrow.DataType) arrow.DataType {
 // applyStored restores stored field o onto plan p, which storedFits has
 // matched: types, field metadata (merged; the file's keys, such as
 // PARQUET:field_id, win) and non-nullability. Names stay the file's.
-func applyStored(p *fieldPlan, o arrow.Field) {
+func applyStored(p *FieldPlan, o arrow.Field) {
 	shape := storageOf(o.Type)
-	if p.kind == kindLeaf {
-		p.field.Type = restoreLeaf(p.field.Type, shape)
+	if p.Kind == KindLeaf {
+		p.Field.Type = restoreLeaf(p.Field.Type, shape)
 	} else {
-		kids := storedChildren(shape)
-		for i, c := range p.children {
+		kids := StoredChildren(shape)
+		for i, c := range p.Children {
 			applyStored(c, kids[i])
 		}
-		p.field.Type = withChildren(shape, planFields(p.children))
+		p.Field.Type = WithChildren(shape, PlanFields(p.Children))
 	}
-	if ext, ok := o.Type.(arrow.ExtensionType); ok && extensionHolds(ext, p.field.Type) {
-		p.field.Type = ext
+	if ext, ok := o.Type.(arrow.ExtensionType); ok && extensionHolds(ext, p.Field.Type) {
+		p.Field.Type = ext
 	}
 	if o.HasMetadata() {
-		p.field.Metadata = mergeMetadata(o.Metadata, p.field.Metadata)
+		p.Field.Metadata = mergeMetadata(o.Metadata, p.Field.Metadata)
 	}
-	if !o.Nullable && p.field.Nullable {
-		p.field.Nullable = false
-		p.nullCorrupt = true
+	if !o.Nullable && p.Field.Nullable {
+		p.Field.Nullable = false
+		p.NullCorrupt = true
 	}
 }
 
-// storedChildren returns the child fields of nested type t in plan order:
+// StoredChildren returns the child fields of nested type t in plan order:
 // a struct's fields, a list's element, a map's entries struct.
-func storedChildren(t arrow.DataType) []arrow.Field {
+func StoredChildren(t arrow.DataType) []arrow.Field {
 	switch t := t.(type) {
 	case *arrow.StructType:
 		return t.Fields()
@@ -178,16 +178,16 @@ func isStringOrBinary(t arrow.DataType) bool {
 	return false
 }
 
-// withChildren returns nested type shape rebuilt over child fields kids (in
+// WithChildren returns nested type shape rebuilt over child fields kids (in
 // storedChildren order): a struct of kids, the same list layout (and fixed
 // size) over kids[0], a map over the key and value of the entries struct
 // kids[0] (keeping shape's keys_sorted flag). An extension type keeps
 // itself when its storage comes back unchanged and becomes the rebuilt
 // storage otherwise.
-func withChildren(shape arrow.DataType, kids []arrow.Field) arrow.DataType {
+func WithChildren(shape arrow.DataType, kids []arrow.Field) arrow.DataType {
 	switch t := shape.(type) {
 	case arrow.ExtensionType:
-		st := withChildren(t.StorageType(), kids)
+		st := WithChildren(t.StorageType(), kids)
 		if arrow.TypeEqual(st, t.StorageType()) {
 			return t
 		}

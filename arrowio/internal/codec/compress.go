@@ -1,10 +1,12 @@
-package arrowio
+package codec
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
@@ -15,9 +17,9 @@ import (
 	"github.com/quiverio/quiver/footer"
 )
 
-// defaultLevel asks compress for the codec's default level: gzip 6, zstd 3,
+// DefaultLevel asks compress for the codec's default level: gzip 6, zstd 3,
 // brotli 6. It is the only level SNAPPY, LZ4_RAW and UNCOMPRESSED accept.
-const defaultLevel = math.MinInt
+const DefaultLevel = math.MinInt
 
 // Levels each codec accepts besides defaultLevel.
 const (
@@ -27,11 +29,11 @@ const (
 	zstdDefaultLevel               = 3
 )
 
-// checkLevel reports whether compress accepts codec at level: an error
+// CheckLevel reports whether compress accepts codec at level: an error
 // wrapping [ErrUnsupported] for LZO, the deprecated LZ4 (readers disagree on
 // its framing, so Quiver never writes it; LZ4_RAW replaces it), unknown
 // codecs and levels outside the codec's range.
-func checkLevel(codec footer.CompressionCodec, level int) error {
+func CheckLevel(codec footer.CompressionCodec, level int) error {
 	lo, hi := 0, -1 // empty: only defaultLevel
 	switch codec {
 	case footer.CodecUncompressed, footer.CodecSnappy, footer.CodecLZ4Raw:
@@ -42,53 +44,53 @@ func checkLevel(codec footer.CompressionCodec, level int) error {
 	case footer.CodecBrotli:
 		lo, hi = brotliMinLevel, brotliMaxLevel
 	case footer.CodecLZO, footer.CodecLZ4:
-		return fmt.Errorf("%w: writing the %s codec (use LZ4_RAW for LZ4)", ErrUnsupported, codec)
+		return fmt.Errorf("%w: writing the %s codec (use LZ4_RAW for LZ4)", errs.ErrUnsupported, codec)
 	default:
-		return fmt.Errorf("%w: unknown compression codec %d", ErrUnsupported, int32(codec))
+		return fmt.Errorf("%w: unknown compression codec %d", errs.ErrUnsupported, int32(codec))
 	}
-	if level == defaultLevel || (lo <= level && level <= hi) {
+	if level == DefaultLevel || (lo <= level && level <= hi) {
 		return nil
 	}
 	if lo > hi {
-		return fmt.Errorf("%w: the %s codec has no compression levels (got %d)", ErrUnsupported, codec, level)
+		return fmt.Errorf("%w: the %s codec has no compression levels (got %d)", errs.ErrUnsupported, codec, level)
 	}
-	return fmt.Errorf("%w: %s compression level %d is outside %d..%d", ErrUnsupported, codec, level, lo, hi)
+	return fmt.Errorf("%w: %s compression level %d is outside %d..%d", errs.ErrUnsupported, codec, level, lo, hi)
 }
 
-// compressor compresses pages for the writer. It keeps the gzip and brotli
+// Compressor compresses pages for the writer. It keeps the gzip and brotli
 // writers (one per level used) and the LZ4 hash table from page to page;
 // zstd encoders, which are safe for concurrent use, are shared by every
 // compressor, one per zstd.EncoderLevel.
 //
 // A compressor is not safe for concurrent use: each goroutine that writes
 // pages keeps its own. The zero value is ready to use.
-type compressor struct {
+type Compressor struct {
 	gzip   [gzipMaxLevel + 1]*gzip.Writer     // by level; 0 is the default
 	brotli [brotliMaxLevel + 1]*brotli.Writer // by level
 	lz4    *lz4.CompressorCCompat
 	out    appendWriter
-	// snappy is the encoder choice of the column chunk whose pages are
+	// Snappy is the encoder choice of the column chunk whose pages are
 	// being compressed (set by its writer; nil: decide page by page).
-	snappy *snappyChoice
+	Snappy *SnappyChoice
 }
 
-// compress appends src, compressed with codec at level, to dst and returns
+// Compress appends src, compressed with codec at level, to dst and returns
 // the extended slice; src is the whole page (for a DATA_PAGE_V2, its values
-// section). level is [defaultLevel] or within the codec's range (see
-// [checkLevel], whose errors it returns).
+// section). level is [DefaultLevel] or within the codec's range (see
+// [CheckLevel], whose errors it returns).
 //
 // UNCOMPRESSED appends a copy of src; a writer that can use src as it is
 // need not call compress at all.
-func (c *compressor) compress(codec footer.CompressionCodec, level int, dst, src []byte) ([]byte, error) {
-	if err := checkLevel(codec, level); err != nil {
+func (c *Compressor) Compress(codec footer.CompressionCodec, level int, dst, src []byte) ([]byte, error) {
+	if err := CheckLevel(codec, level); err != nil {
 		return dst, err
 	}
 	if len(src) > maxPageSize {
-		return dst, fmt.Errorf("%w: a page of %d bytes exceeds the %d bytes a page header can declare", ErrUnsupported, len(src), maxPageSize)
+		return dst, fmt.Errorf("%w: a page of %d bytes exceeds the %d bytes a page header can declare", errs.ErrUnsupported, len(src), maxPageSize)
 	}
 	switch codec {
 	case footer.CodecSnappy:
-		return c.snappy.compress(dst, src), nil
+		return c.Snappy.Compress(dst, src), nil
 	case footer.CodecGzip:
 		return c.compressGzip(level, dst, src)
 	case footer.CodecBrotli:
@@ -106,7 +108,7 @@ func (c *compressor) compress(codec footer.CompressionCodec, level int, dst, src
 	}
 }
 
-// snappyChoice picks the snappy-compatible encoder of klauspost/compress
+// SnappyChoice picks the snappy-compatible encoder of klauspost/compress
 // for a column chunk's pages, and compress appends a page's snappy block.
 //
 // The plain encoder (s2.EncodeSnappy) goes first. On 1 MiB of mixed int64,
@@ -125,25 +127,25 @@ func (c *compressor) compress(codec footer.CompressionCodec, level int, dst, src
 // are tried again. A column keeps one choice per encoding (see
 // snappyChoices): its dictionary indices and its PLAIN pages (dictionary
 // page, fallback) compress differently.
-type snappyChoice struct {
-	better bool // the column's pages go straight to EncodeSnappyBetter
-	settle int  // pages left before trying both encoders again
+type SnappyChoice struct {
+	Better bool // the column's pages go straight to EncodeSnappyBetter
+	Settle int  // pages left before trying both encoders again
 }
 
-// snappyChoices is a column's snappy choice for its dictionary pages and
+// SnappyChoices is a column's snappy choice for its dictionary pages and
 // for its data pages of each encoding, kept across column chunks: without
 // it every chunk's first page of each kind went through both encoders
 // again. A dictionary page gets a choice of its own: a page of distinct
 // doubles can favour the better encoder while the column's PLAIN data
 // pages gain nothing from it.
-type snappyChoices struct {
-	dict snappyChoice
-	data [footer.EncodingALP + 1]snappyChoice
+type SnappyChoices struct {
+	dict SnappyChoice
+	data [footer.EncodingALP + 1]SnappyChoice
 }
 
-// of returns the choice for a page of type t whose values have encoding enc
+// Of returns the choice for a page of type t whose values have encoding enc
 // (nil, page by page, for an encoding past the table).
-func (c *snappyChoices) of(t footer.PageType, enc footer.Encoding) *snappyChoice {
+func (c *SnappyChoices) Of(t footer.PageType, enc footer.Encoding) *SnappyChoice {
 	if t == footer.PageTypeDictionary {
 		return &c.dict
 	}
@@ -153,18 +155,18 @@ func (c *snappyChoices) of(t footer.PageType, enc footer.Encoding) *snappyChoice
 	return &c.data[enc]
 }
 
-// snappyRetry is how many pages a column keeps its snappy choice.
-const snappyRetry = 32
+// SnappyRetry is how many pages a column keeps its snappy choice.
+const SnappyRetry = 32
 
-// compress appends the snappy block of src to dst; a nil choice decides
+// Compress appends the snappy block of src to dst; a nil choice decides
 // for this page alone.
-func (s *snappyChoice) compress(dst, src []byte) []byte {
+func (s *SnappyChoice) Compress(dst, src []byte) []byte {
 	bound := s2.MaxEncodedLen(len(src))
 	at := len(dst)
 	dst, room := grow(dst, bound)
-	if s != nil && s.settle > 0 {
-		s.settle--
-		if s.better {
+	if s != nil && s.Settle > 0 {
+		s.Settle--
+		if s.Better {
 			return dst[:at+len(s2.EncodeSnappyBetter(room, src))]
 		}
 		return dst[:at+len(s2.EncodeSnappy(room, src))]
@@ -177,7 +179,7 @@ func (s *snappyChoice) compress(dst, src []byte) []byte {
 	dst = slices.Grow(dst[:at+n], bound)
 	better := s2.EncodeSnappyBetter(dst[at+n:at+n+bound], src)
 	if s != nil {
-		s.better, s.settle = len(better) < n-n/32, snappyRetry
+		s.Better, s.Settle = len(better) < n-n/32, SnappyRetry
 	}
 	if len(better) < n {
 		n = copy(dst[at:], better)
@@ -192,7 +194,7 @@ func (s *snappyChoice) compress(dst, src []byte) []byte {
 // of BenchmarkBlockEncoder it ran 1.4-2× as fast as lz4.Compressor for
 // pages of 16 KiB to 1 MiB (1 MiB: 215 vs 110 MB/s on 2 busy cores), for
 // blocks 0.7% larger (ratio 1.956 vs 1.970).
-func (c *compressor) compressLZ4Raw(dst, src []byte) ([]byte, error) {
+func (c *Compressor) compressLZ4Raw(dst, src []byte) ([]byte, error) {
 	dst, room := grow(dst, lz4.CompressBlockBound(len(src)))
 	if c.lz4 == nil {
 		c.lz4 = new(lz4.CompressorCCompat)
@@ -205,9 +207,9 @@ func (c *compressor) compressLZ4Raw(dst, src []byte) ([]byte, error) {
 }
 
 // compressGzip appends a gzip member holding src to dst.
-func (c *compressor) compressGzip(level int, dst, src []byte) ([]byte, error) {
+func (c *Compressor) compressGzip(level int, dst, src []byte) ([]byte, error) {
 	i := level
-	if level == defaultLevel {
+	if level == DefaultLevel {
 		i, level = 0, gzip.DefaultCompression
 	}
 	c.out.b = dst
@@ -225,8 +227,8 @@ func (c *compressor) compressGzip(level int, dst, src []byte) ([]byte, error) {
 }
 
 // compressBrotli appends the brotli stream of src to dst.
-func (c *compressor) compressBrotli(level int, dst, src []byte) ([]byte, error) {
-	if level == defaultLevel {
+func (c *Compressor) compressBrotli(level int, dst, src []byte) ([]byte, error) {
+	if level == DefaultLevel {
 		level = brotli.DefaultCompression
 	}
 	c.out.b = dst
@@ -248,7 +250,7 @@ type streamWriter interface {
 
 // finish writes src through w, closes the stream and returns what w
 // appended to c.out.
-func (c *compressor) finish(w streamWriter, src []byte) ([]byte, error) {
+func (c *Compressor) finish(w streamWriter, src []byte) ([]byte, error) {
 	_, err := w.Write(src)
 	if err == nil {
 		err = w.Close()
@@ -287,7 +289,7 @@ var zstdEncoders [zstd.SpeedBestCompression + 1]struct {
 // write them (a page has its own optional CRC), and empty pages still get a
 // frame, which every reader expects.
 func zstdEncoder(level int) (*zstd.Encoder, error) {
-	if level == defaultLevel {
+	if level == DefaultLevel {
 		level = zstdDefaultLevel
 	}
 	l := zstd.EncoderLevelFromZstd(level)

@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"math/big"
@@ -26,10 +26,10 @@ const (
 	jsonExtensionName = "arrow.json"
 )
 
-// maxDecimalPrecision is the widest precision an Arrow decimal (decimal256)
+// MaxDecimalPrecision is the widest precision an Arrow decimal (decimal256)
 // holds; maxDecimal128Precision the widest decimal128 holds.
 const (
-	maxDecimalPrecision    = 76
+	MaxDecimalPrecision    = 76
 	maxDecimal128Precision = 38
 )
 
@@ -49,7 +49,7 @@ const (
 //     decimal32/64/128/256 (sign extension), FIXED_LEN_BYTE_ARRAY and
 //     BYTE_ARRAY to decimals (big-endian two's complement, sign-extended),
 //   - INT96 (nanoseconds of the day, Julian day) to the timestamp unit of
-//     SchemaOptions.Int96,
+//     Options.Int96,
 //   - FIXED_LEN_BYTE_ARRAY(12) INTERVAL (months, days, milliseconds as
 //     uint32) to month_day_nano_interval (milliseconds times 1e6),
 //   - BYTE_ARRAY to the large and view layouts and to dictionaries.
@@ -57,7 +57,7 @@ const (
 // date32, time32/64, timestamps, durations, uint32/uint64 (the INT32 and
 // INT64 bits), float16, fixed_size_binary and the UUID extension hold the
 // stored values as they are.
-func leafType(n *footer.Node, opts *SchemaOptions) (arrow.DataType, []string) {
+func leafType(n *footer.Node, opts *Options) (arrow.DataType, []string) {
 	lt := n.Logical()
 	switch lt.Kind {
 	case footer.LogicalNone, footer.LogicalUnrecognized:
@@ -80,7 +80,7 @@ func leafType(n *footer.Node, opts *SchemaOptions) (arrow.DataType, []string) {
 
 // logicalLeafType maps a LogicalType annotation on leaf n, or returns nil
 // when the annotation does not apply to n's physical type.
-func logicalLeafType(n *footer.Node, lt footer.LogicalType, opts *SchemaOptions) arrow.DataType {
+func logicalLeafType(n *footer.Node, lt footer.LogicalType, opts *Options) arrow.DataType {
 	switch lt.Kind {
 	case footer.LogicalUnknown:
 		return arrow.Null
@@ -120,7 +120,7 @@ func logicalLeafType(n *footer.Node, lt footer.LogicalType, opts *SchemaOptions)
 
 // convertedLeafType maps a legacy ConvertedType annotation on leaf n, or
 // returns nil when it does not apply to n's physical type.
-func convertedLeafType(n *footer.Node, ct footer.ConvertedType, opts *SchemaOptions) arrow.DataType {
+func convertedLeafType(n *footer.Node, ct footer.ConvertedType, opts *Options) arrow.DataType {
 	switch ct {
 	case footer.ConvertedUTF8, footer.ConvertedEnum, footer.ConvertedJSON:
 		if n.Physical == footer.TypeByteArray {
@@ -182,7 +182,7 @@ func convertedIntWidth(ct footer.ConvertedType) int {
 
 // physicalLeafType maps a leaf without a usable annotation by its physical
 // type alone.
-func physicalLeafType(n *footer.Node, opts *SchemaOptions) arrow.DataType {
+func physicalLeafType(n *footer.Node, opts *Options) arrow.DataType {
 	switch n.Physical {
 	case footer.TypeBoolean:
 		return arrow.FixedWidthTypes.Boolean
@@ -207,7 +207,7 @@ func physicalLeafType(n *footer.Node, opts *SchemaOptions) arrow.DataType {
 }
 
 // stringType returns the Arrow string type of the chosen layout.
-func stringType(opts *SchemaOptions) arrow.DataType {
+func stringType(opts *Options) arrow.DataType {
 	switch opts.Strings {
 	case StringsLarge:
 		return arrow.BinaryTypes.LargeString
@@ -218,7 +218,7 @@ func stringType(opts *SchemaOptions) arrow.DataType {
 }
 
 // binaryType returns the Arrow binary type of the chosen layout.
-func binaryType(opts *SchemaOptions) arrow.DataType {
+func binaryType(opts *Options) arrow.DataType {
 	switch opts.Strings {
 	case StringsLarge:
 		return arrow.BinaryTypes.LargeBinary
@@ -306,7 +306,7 @@ func timestampType(unit footer.TimeUnit, utc bool) arrow.DataType {
 // digits in INT32, 18 in INT64, floor(log10(2^(8n-1)-1)) in an n-byte
 // FIXED_LEN_BYTE_ARRAY, 76 in Arrow), or a scale outside [0, precision].
 func decimalType(n *footer.Node, precision, scale int32) arrow.DataType {
-	if precision < 1 || precision > maxDecimalPrecision || scale < 0 || scale > precision {
+	if precision < 1 || precision > MaxDecimalPrecision || scale < 0 || scale > precision {
 		return nil
 	}
 	switch n.Physical {
@@ -319,7 +319,7 @@ func decimalType(n *footer.Node, precision, scale int32) arrow.DataType {
 			return nil
 		}
 	case footer.TypeFixedLenByteArray:
-		if decimalBytes(precision) > n.TypeLength {
+		if DecimalBytes(precision) > n.TypeLength {
 			return nil
 		}
 	case footer.TypeByteArray:
@@ -332,10 +332,10 @@ func decimalType(n *footer.Node, precision, scale int32) arrow.DataType {
 	return &arrow.Decimal128Type{Precision: precision, Scale: scale}
 }
 
-// decimalBytes returns the fewest bytes whose two's complement holds every
+// DecimalBytes returns the fewest bytes whose two's complement holds every
 // integer of precision decimal digits: the smallest n with
 // 10^precision <= 2^(8n-1). precision is at least 1.
-func decimalBytes(precision int32) int32 {
+func DecimalBytes(precision int32) int32 {
 	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
 	// 10^p is not a power of two, so 2^(8n-1) >= 10^p needs 8n-1 >= bitlen.
 	return int32(p.BitLen()+1+7) / 8

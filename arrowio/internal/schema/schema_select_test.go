@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 
 // selectSchema has a flat column, a struct with a list of structs, a map, a
 // name with a dot, and an extension type over a struct.
-func selectSchema(t *testing.T) *schemaPlan {
+func selectSchema(t *testing.T) *Plan {
 	i32, ba := footer.TypeInt32, footer.TypeByteArray
 	elems := []footer.SchemaElement{rootEl(5),
 		leafEl("id", req, footer.TypeInt64),
@@ -38,9 +38,9 @@ func selectSchema(t *testing.T) *schemaPlan {
 		{Name: "p", Type: pointExt, Nullable: true},
 	}, nil)
 	kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(storedValue(t, stored))}}
-	p := testPlan(t, SchemaOptions{}, kv, elems...)
-	if !p.schema.Equal(stored) {
-		t.Fatalf("schema %v, want the stored %v", p.schema, stored)
+	p := testPlan(t, Options{}, kv, elems...)
+	if !p.Schema.Equal(stored) {
+		t.Fatalf("schema %v, want the stored %v", p.Schema, stored)
 	}
 	return p
 }
@@ -87,52 +87,52 @@ func TestProject(t *testing.T) {
 		want    string // the projected schema's fields
 		columns []int
 	}{
-		{"nil selects all", nil, p.schema.String(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8}},
+		{"nil selects all", nil, p.Schema.String(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8}},
 		{"empty selects none", []string{}, "", nil},
 		{"leaf", []string{"id"}, "id: type=int64", []int{0}},
 		{"struct child", []string{"s.a"}, "s: type=struct<a: int32 nullable>, nullable", []int{1}},
 		{"inside a list", []string{"s.l.list.element.y"},
 			"s: type=struct<l: large_list<element: struct<y: binary nullable>, nullable> nullable>, nullable", []int{3}},
-		{"whole group", []string{"s"}, p.schema.Field(1).String(), []int{1, 2, 3}},
-		{"map key brings the value", []string{"m.key_value.key"}, p.schema.Field(2).String(), []int{4, 5}},
+		{"whole group", []string{"s"}, p.Schema.Field(1).String(), []int{1, 2, 3}},
+		{"map key brings the value", []string{"m.key_value.key"}, p.Schema.Field(2).String(), []int{4, 5}},
 		{"name with a dot", []string{"dotted.name"}, "dotted.name: type=int32, nullable", []int{6}},
 		{"pruned extension becomes its storage", []string{"p.v"}, "p: type=struct<v: int32>, nullable", []int{8}},
-		{"whole extension", []string{"p"}, p.schema.Field(4).String(), []int{7, 8}},
+		{"whole extension", []string{"p"}, p.Schema.Field(4).String(), []int{7, 8}},
 		{"schema order, duplicates", []string{"dotted.name", "id", "id"}, "id: type=int64\ndotted.name: type=int32, nullable", []int{0, 6}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := p.project(tt.paths)
+			q, err := p.Project(tt.paths)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var fields []string
-			for _, f := range q.schema.Fields() {
+			for _, f := range q.Schema.Fields() {
 				fields = append(fields, f.String())
 			}
 			got := strings.Join(fields, "\n")
 			want := tt.want
 			if tt.paths == nil {
-				got = q.schema.String()
+				got = q.Schema.String()
 			}
 			if got != want {
 				t.Errorf("fields:\n%s\nwant:\n%s", got, want)
 			}
 			var cols []int
-			for _, l := range q.leaves {
-				cols = append(cols, l.column)
+			for _, l := range q.Leaves {
+				cols = append(cols, l.Column)
 			}
 			if !equalInts(cols, tt.columns) {
 				t.Errorf("columns %v, want %v", cols, tt.columns)
 			}
-			if !q.schema.Metadata().Equal(p.schema.Metadata()) {
-				t.Errorf("metadata %v, want %v", q.schema.Metadata(), p.schema.Metadata())
+			if !q.Schema.Metadata().Equal(p.Schema.Metadata()) {
+				t.Errorf("metadata %v, want %v", q.Schema.Metadata(), p.Schema.Metadata())
 			}
 			checkPlanInvariants(t, q)
 		})
 	}
 	// Projection copies: the full plan is untouched.
-	if _, err := p.project([]string{"s.a"}); err != nil || p.fields[1].children[1].parent != p.fields[1] || len(p.fields[1].children) != 2 {
+	if _, err := p.Project([]string{"s.a"}); err != nil || p.Fields[1].Children[1].Parent != p.Fields[1] || len(p.Fields[1].Children) != 2 {
 		t.Errorf("projection changed the full plan (err %v)", err)
 	}
 }
@@ -140,7 +140,7 @@ func TestProject(t *testing.T) {
 func TestProjectUnknown(t *testing.T) {
 	p := selectSchema(t)
 	for _, path := range []string{"nope", "s.b", "s.l.element", "", "id.x"} {
-		if _, err := p.project([]string{"id", path}); !errors.Is(err, ErrUnknownColumn) || !strings.Contains(err.Error(), `"`+path+`"`) {
+		if _, err := p.Project([]string{"id", path}); !errors.Is(err, ErrUnknownColumn) || !strings.Contains(err.Error(), `"`+path+`"`) {
 			t.Errorf("path %q: err %v, want ErrUnknownColumn quoting it", path, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"strconv"
@@ -301,8 +301,8 @@ v struct struct<metadata: binary, value: binary nullable>? def=1 rep=0 slot=0
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := testPlan(t, SchemaOptions{}, nil, tt.elems...)
-			got := strings.TrimSpace(dumpPlan(p.fields))
+			p := testPlan(t, Options{}, nil, tt.elems...)
+			got := strings.TrimSpace(dumpPlan(p.Fields))
 			if want := strings.TrimSpace(tt.want); got != want {
 				t.Errorf("plan:\n%s\nwant:\n%s", got, want)
 			}
@@ -315,60 +315,60 @@ v struct struct<metadata: binary, value: binary nullable>? def=1 rep=0 slot=0
 // schema is made of the plans' fields, parents link back, leaves are the
 // file's columns in order with the column's levels, and list levels step
 // by one.
-func checkPlanInvariants(t *testing.T, p *schemaPlan) {
+func checkPlanInvariants(t *testing.T, p *Plan) {
 	t.Helper()
-	if len(p.fields) != p.schema.NumFields() {
-		t.Fatalf("%d plans for %d fields", len(p.fields), p.schema.NumFields())
+	if len(p.Fields) != p.Schema.NumFields() {
+		t.Fatalf("%d plans for %d fields", len(p.Fields), p.Schema.NumFields())
 	}
-	for i, f := range p.fields {
-		if !f.field.Equal(p.schema.Field(i)) {
-			t.Errorf("field %d: plan %v, schema %v", i, f.field, p.schema.Field(i))
+	for i, f := range p.Fields {
+		if !f.Field.Equal(p.Schema.Field(i)) {
+			t.Errorf("field %d: plan %v, schema %v", i, f.Field, p.Schema.Field(i))
 		}
 	}
-	var walk func(f *fieldPlan)
-	walk = func(f *fieldPlan) {
-		switch f.kind {
-		case kindLeaf:
-			if f.defLevel != f.node.MaxDef || f.repLevel != f.node.MaxRep || f.column != f.node.Column {
-				t.Errorf("leaf %q: def %d rep %d col %d, node has %d %d %d", f.field.Name, f.defLevel, f.repLevel, f.column, f.node.MaxDef, f.node.MaxRep, f.node.Column)
+	var walk func(f *FieldPlan)
+	walk = func(f *FieldPlan) {
+		switch f.Kind {
+		case KindLeaf:
+			if f.DefLevel != f.Node.MaxDef || f.RepLevel != f.Node.MaxRep || f.Column != f.Node.Column {
+				t.Errorf("leaf %q: def %d rep %d col %d, node has %d %d %d", f.Field.Name, f.DefLevel, f.RepLevel, f.Column, f.Node.MaxDef, f.Node.MaxRep, f.Node.Column)
 			}
-		case kindList, kindMap:
-			if f.elemDefLevel != f.defLevel+1 || f.elemRepLevel != f.repLevel+1 || f.children[0].slotDefLevel != f.elemDefLevel || f.children[0].repLevel != f.elemRepLevel {
-				t.Errorf("list %q: def %d rep %d elem %d/%d, element slot %d rep %d", f.field.Name, f.defLevel, f.repLevel,
-					f.elemDefLevel, f.elemRepLevel, f.children[0].slotDefLevel, f.children[0].repLevel)
+		case KindList, KindMap:
+			if f.ElemDefLevel != f.DefLevel+1 || f.ElemRepLevel != f.RepLevel+1 || f.Children[0].SlotDefLevel != f.ElemDefLevel || f.Children[0].RepLevel != f.ElemRepLevel {
+				t.Errorf("list %q: def %d rep %d elem %d/%d, element slot %d rep %d", f.Field.Name, f.DefLevel, f.RepLevel,
+					f.ElemDefLevel, f.ElemRepLevel, f.Children[0].SlotDefLevel, f.Children[0].RepLevel)
 			}
 		}
-		if f.slotDefLevel > f.defLevel {
-			t.Errorf("%q: slot level %d above its def level %d", f.field.Name, f.slotDefLevel, f.defLevel)
+		if f.SlotDefLevel > f.DefLevel {
+			t.Errorf("%q: slot level %d above its def level %d", f.Field.Name, f.SlotDefLevel, f.DefLevel)
 		}
-		nested, ok := f.field.Type.(arrow.NestedType)
-		if f.kind != kindLeaf && (!ok || len(nested.Fields()) != len(f.children) && f.kind == kindStruct) {
-			t.Errorf("%q: kind %d, type %s", f.field.Name, f.kind, f.field.Type)
+		nested, ok := f.Field.Type.(arrow.NestedType)
+		if f.Kind != KindLeaf && (!ok || len(nested.Fields()) != len(f.Children) && f.Kind == KindStruct) {
+			t.Errorf("%q: kind %d, type %s", f.Field.Name, f.Kind, f.Field.Type)
 		}
-		for _, c := range f.children {
-			if c.parent != f {
-				t.Errorf("%q: child %q does not link back", f.field.Name, c.field.Name)
+		for _, c := range f.Children {
+			if c.Parent != f {
+				t.Errorf("%q: child %q does not link back", f.Field.Name, c.Field.Name)
 			}
 			walk(c)
 		}
 	}
-	for _, f := range p.fields {
-		if f.parent != nil {
-			t.Errorf("top-level %q has a parent", f.field.Name)
+	for _, f := range p.Fields {
+		if f.Parent != nil {
+			t.Errorf("top-level %q has a parent", f.Field.Name)
 		}
 		walk(f)
 	}
-	for i, l := range p.leaves {
-		if i > 0 && p.leaves[i-1].column >= l.column {
-			t.Errorf("leaves out of column order: %d then %d", p.leaves[i-1].column, l.column)
+	for i, l := range p.Leaves {
+		if i > 0 && p.Leaves[i-1].Column >= l.Column {
+			t.Errorf("leaves out of column order: %d then %d", p.Leaves[i-1].Column, l.Column)
 		}
 	}
 }
 
 func TestSchemaMetadata(t *testing.T) {
 	kv := []footer.KeyValue{{Key: "writer", Value: footer.Some("x")}, {Key: "novalue"}, {Key: ArrowSchemaKey, Value: footer.Some("!!")}}
-	p := testPlan(t, SchemaOptions{}, kv, rootEl(1), leafEl("a", req, footer.TypeInt32))
-	m := p.schema.Metadata()
+	p := testPlan(t, Options{}, kv, rootEl(1), leafEl("a", req, footer.TypeInt32))
+	m := p.Schema.Metadata()
 	if m.Len() != 2 || m.Keys()[0] != "writer" || m.Values()[0] != "x" || m.Keys()[1] != "novalue" || m.Values()[1] != "" {
 		t.Errorf("schema metadata %v, want the file's entries without ARROW:schema", m)
 	}
@@ -397,8 +397,8 @@ func BenchmarkSchemaPlan(b *testing.B) {
 		b.Fatal(err)
 	}
 	size := len(footer.Marshal(nil, &footer.FileMetaData{Schema: elems}))
-	stored := newSchemaPlan(s, nil, SchemaOptions{}).schema
-	v, err := encodeArrowSchema(stored)
+	stored := NewPlan(s, nil, Options{}).Schema
+	v, err := EncodeArrowSchema(stored)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -413,7 +413,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 			b.SetBytes(int64(size + len(v)*len(bc.kv)))
 			b.ReportAllocs()
 			for b.Loop() {
-				newSchemaPlan(s, bc.kv, SchemaOptions{})
+				NewPlan(s, bc.kv, Options{})
 			}
 			b.ReportMetric(float64(b.N*len(s.Leaves))/b.Elapsed().Seconds(), "values/s")
 		})
@@ -425,7 +425,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 // field id.
 func TestGroupAnnotationMetadata(t *testing.T) {
 	variant := footer.LogicalType{Kind: footer.LogicalVariant, Variant: footer.VariantType{SpecificationVersion: footer.Some(int8(1))}}
-	p := testPlan(t, SchemaOptions{}, nil, rootEl(2),
+	p := testPlan(t, Options{}, nil, rootEl(2),
 		groupEl("v", opt, 2, logical(variant), fieldID(4)), leafEl("metadata", req, footer.TypeByteArray), leafEl("value", req, footer.TypeByteArray),
 		groupEl("f", opt, 1, kind(footer.LogicalFile)), leafEl("uri", opt, footer.TypeByteArray, kind(footer.LogicalString)))
 	want := []arrow.Metadata{
@@ -433,7 +433,7 @@ func TestGroupAnnotationMetadata(t *testing.T) {
 		arrow.NewMetadata([]string{LogicalTypeKey}, []string{"FILE"}),
 	}
 	for i, w := range want {
-		if f := p.schema.Field(i); f.Type.ID() != arrow.STRUCT || !f.Metadata.Equal(w) {
+		if f := p.Schema.Field(i); f.Type.ID() != arrow.STRUCT || !f.Metadata.Equal(w) {
 			t.Errorf("field %d: %v %v, want a struct with %v", i, f.Type, f.Metadata, w)
 		}
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package codec_test
 
 import (
 	"bytes"
@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
@@ -81,24 +85,19 @@ func walkPages(path string, fn func(corpusPage)) error {
 	return nil
 }
 
-// maxCorpusPage is the largest page TestDecompressCorpus decodes: the
-// corpus has 1 GiB pages (large_string_map.brotli.parquet) that a reader
-// would refuse under its default limits, and that would take gigabytes.
-const maxCorpusPage = 64 << 20
-
 // TestDecompressCorpus decompresses every page of every file of the
-// conformance corpus (up to maxCorpusPage). In data/ each must come out at
+// conformance corpus (up to codectest.MaxCorpusPage). In data/ each must come out at
 // exactly its declared size, and one byte more or less must be an error; in
 // bad_data/, and in the file of data/ whose last page is truncated, pages
 // may fail but must not panic. Every codec but LZO must be met.
 func TestDecompressCorpus(t *testing.T) {
 	root := corpus.Dir(t)
-	var d decompressor
+	var d codec.Decompressor
 	seen := map[footer.CompressionCodec]int{}
 	for _, rel := range corpus.Files(t) {
 		bad := strings.HasPrefix(rel, "bad_data") || rel == filepath.Join("data", "nation.dict-malformed.parquet")
 		err := walkPages(filepath.Join(root, rel), func(p corpusPage) {
-			if p.size > maxCorpusPage {
+			if p.size > codectest.MaxCorpusPage {
 				t.Logf("%s: %s page of %d bytes passed over", p.where, p.codec, p.size)
 				return
 			}
@@ -115,7 +114,7 @@ func TestDecompressCorpus(t *testing.T) {
 				if wrong < 0 {
 					continue
 				}
-				if _, err := decodePage(&d, p.codec, p.data, wrong); !errors.Is(err, ErrCorrupt) {
+				if _, err := decodePage(&d, p.codec, p.data, wrong); !errors.Is(err, errs.ErrCorrupt) {
 					t.Errorf("%s: %s page of %d bytes declared as %d: got %v, want ErrCorrupt", p.where, p.codec, p.size, wrong, err)
 				}
 			}
@@ -148,7 +147,7 @@ func TestDecompressCorpusLZ4(t *testing.T) {
 				return
 			}
 			pages++
-			if _, ok := decodeHadoopLZ4(make([]byte, p.size), p.data); ok != hadoop {
+			if _, ok := codec.DecodeHadoopLZ4(make([]byte, p.size), p.data); ok != hadoop {
 				t.Errorf("%s: Hadoop framing %v, want %v", p.where, ok, hadoop)
 			}
 		})

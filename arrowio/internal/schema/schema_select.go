@@ -1,4 +1,4 @@
-package arrowio
+package schema
 
 import (
 	"errors"
@@ -25,7 +25,7 @@ var ErrUnknownColumn = errors.New("arrowio: unknown column")
 // containing dots make two nodes share a path, the first in schema order
 // is meant. A path that names no node is an error wrapping
 // [ErrUnknownColumn] that quotes it.
-func (p *schemaPlan) project(paths []string) (*schemaPlan, error) {
+func (p *Plan) Project(paths []string) (*Plan, error) {
 	if paths == nil {
 		return p, nil
 	}
@@ -39,15 +39,15 @@ func (p *schemaPlan) project(paths []string) (*schemaPlan, error) {
 		}
 		markLeaves(n, selected)
 	}
-	out := &schemaPlan{parquet: p.parquet}
-	for _, f := range p.fields {
+	out := &Plan{parquet: p.parquet}
+	for _, f := range p.Fields {
 		if c := prune(f, nil, selected, false); c != nil {
-			out.fields = append(out.fields, c)
+			out.Fields = append(out.Fields, c)
 		}
 	}
-	meta := p.schema.Metadata()
-	out.schema = arrow.NewSchema(planFields(out.fields), &meta)
-	out.leaves = collectLeaves(out.fields, nil)
+	meta := p.Schema.Metadata()
+	out.Schema = arrow.NewSchema(PlanFields(out.Fields), &meta)
+	out.Leaves = collectLeaves(out.Fields, nil)
 	return out, nil
 }
 
@@ -74,11 +74,11 @@ func markLeaves(n *footer.Node, selected []bool) {
 }
 
 // anySelected reports whether a leaf below plan f is selected.
-func anySelected(f *fieldPlan, selected []bool) bool {
-	if f.kind == kindLeaf {
-		return selected[f.column]
+func anySelected(f *FieldPlan, selected []bool) bool {
+	if f.Kind == KindLeaf {
+		return selected[f.Column]
 	}
-	for _, c := range f.children {
+	for _, c := range f.Children {
 		if anySelected(c, selected) {
 			return true
 		}
@@ -88,24 +88,24 @@ func anySelected(f *fieldPlan, selected []bool) bool {
 
 // prune returns a copy of plan f under parent holding only the selected
 // leaves (all of them when whole is set), or nil when none is below f.
-func prune(f, parent *fieldPlan, selected []bool, whole bool) *fieldPlan {
+func prune(f, parent *FieldPlan, selected []bool, whole bool) *FieldPlan {
 	if !whole && !anySelected(f, selected) {
 		return nil
 	}
 	c := *f
-	c.parent = parent
-	if f.kind == kindLeaf {
+	c.Parent = parent
+	if f.Kind == KindLeaf {
 		return &c
 	}
-	whole = whole || f.kind == kindMap
-	c.children = make([]*fieldPlan, 0, len(f.children))
-	for _, k := range f.children {
+	whole = whole || f.Kind == KindMap
+	c.Children = make([]*FieldPlan, 0, len(f.Children))
+	for _, k := range f.Children {
 		if kc := prune(k, &c, selected, whole); kc != nil {
-			c.children = append(c.children, kc)
+			c.Children = append(c.Children, kc)
 		}
 	}
 	if !whole {
-		c.field.Type = withChildren(f.field.Type, planFields(c.children))
+		c.Field.Type = WithChildren(f.Field.Type, PlanFields(c.Children))
 	}
 	return &c
 }
