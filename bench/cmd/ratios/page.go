@@ -341,7 +341,7 @@ batch). Times in ms, medians of %s samples; sizes in MB (10^6 bytes).
 		row = append(row, mb(qb, okQB), mb(pb, okPB), "-")
 		if okQB && okPB {
 			size = append(size, (qb/pb-1)*100)
-			row[6] = fmt.Sprintf("%+.2f%%", (qb/pb-1)*100)
+			row[6] = pct((qb/pb - 1) * 100)
 		}
 		rows = append(rows, row)
 	}
@@ -349,7 +349,7 @@ batch). Times in ms, medians of %s samples; sizes in MB (10^6 bytes).
 	fmt.Fprintln(w)
 	summary(w, "quiver against pqarrow", vsPq)
 	if len(size) > 0 {
-		fmt.Fprintf(w, "- quiver's files differ from pqarrow's by %+.2f%% to %+.2f%%\n", slices.Min(size), slices.Max(size))
+		fmt.Fprintf(w, "- quiver's files differ from pqarrow's by %s to %s\n", pct(slices.Min(size)), pct(slices.Max(size)))
 	}
 }
 
@@ -511,6 +511,16 @@ func ms(ns float64, ok bool) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f", ns/1e6)
+}
+
+// pct formats a percentage with a sign and two decimals; what rounds to
+// zero is "+0.00%", not "-0.00%".
+func pct(v float64) string {
+	v = math.Round(v*100) / 100
+	if v == 0 {
+		v = 0 // drops the sign of -0
+	}
+	return fmt.Sprintf("%+.2f%%", v)
 }
 
 // mb formats bytes as MB (10^6), or "-" when !ok.

@@ -166,6 +166,8 @@ cpu: Other CPU
 note: Writes come from an older run.
 BenchmarkWrite/dataset=lineitem/config=plain/impl=quiver  2  200000000 ns/op  1000000 file-bytes
 BenchmarkWrite/dataset=lineitem/config=plain/impl=pqarrow  2  500000000 ns/op  1010000 file-bytes
+BenchmarkWrite/dataset=taxi/config=plain/impl=quiver  2  100000000 ns/op  2000000 file-bytes
+BenchmarkWrite/dataset=taxi/config=plain/impl=pqarrow  2  100000000 ns/op  2000010 file-bytes
 `,
 	"kernels.txt": `date: 2025-12-31
 quiver: def5678
@@ -215,6 +217,9 @@ func TestPage(t *testing.T) {
 		"- quiver against pqarrow: faster on 2 of 2 rows, 2.00x-4.00x (geomean 2.83x)",
 		"- Parallelism 2 (`-cpu 2`, 1 samples), lineitem plain: 55.0 ms against the one-core read's 110.0 ms, 2.00x",
 		"| lineitem plain | 200.0 | 500.0 | 2.50x | 1.0 | 1.0 | -0.99% |",
+		"| taxi plain | 100.0 | 100.0 | 1.00x | 2.0 | 2.0 | +0.00% |",
+		"- quiver against pqarrow: faster on 1 of 2 rows, 1.00x-2.50x (geomean 1.58x)",
+		"- quiver's files differ from pqarrow's by -0.99% to +0.00%",
 		"Note: Writes come from an older run.",
 		"| Unpack32 | 4 inputs, width 1-4 | 40.0 G | 10.0 G to 40.0 G | 1.00x-4.00x (geomean 2.21x) |",
 		"| DeltaInt32 | values=65536 | 3.20 G | 1.30 G | 2.50x |",
