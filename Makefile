@@ -55,12 +55,11 @@ arm64: deps
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 
-## bench: the full side-by-side comparison, -count 5, with benchstat and
-## ratio tables (slow: about an hour on 2 cores; see bench/README.md).
+## bench: the full side-by-side comparison (reads, cold reads, writes,
+## kernels) into bench/results/, then bench/RESULTS.md rewritten from it
+## (slow; run it with nothing else on the machine; see bench/README.md).
 bench:
-	cd bench && $(GO) test -run '^$$' -bench . -count 5 -timeout 120m | tee /tmp/quiver-bench.txt
-	cd bench && $(GO) tool benchstat -col /impl /tmp/quiver-bench.txt
-	cd bench && $(GO) run ./cmd/ratios /tmp/quiver-bench.txt
+	GO=$(GO) ./scripts/bench-final.sh
 
 ## bench-short: the bench module's vet and tests, then every benchmark once
 ## on the small datasets, so they keep compiling and running.
