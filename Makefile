@@ -1,14 +1,21 @@
-# Quiver build and test entry points. `make test` is what CI runs.
+# Quiver build and test entry points. `make test` is what CI runs; on a
+# fresh machine it needs only Go and make (deps installs the rest).
 
 GO          ?= go
 FUZZTIME    ?= 10s
 QEMU        ?= qemu-aarch64-static
 PKGS        := ./...
 
-.PHONY: test vet fixtures unit purego arm64 fuzz bench bench-short generate pq
+.PHONY: test deps vet fixtures unit purego arm64 fuzz bench bench-short generate pq
 
 ## test: everything CI checks; fails if any part fails.
-test: vet fixtures generate unit purego arm64 fuzz bench-short
+test: deps vet fixtures generate unit purego arm64 fuzz bench-short
+
+## deps: install what the tests need and the machine lacks (qemu-user-static,
+## node/npm and DuckDB, the Go modules); quick when all is there. See
+## scripts/deps.sh.
+deps:
+	GO=$(GO) QEMU=$(QEMU) ./scripts/deps.sh
 
 ## vet: go vet on the host and for arm64 (asmdecl checks the assembly frames).
 vet:
@@ -32,28 +39,27 @@ generate:
 ## unit: the tests on this machine's CPU, with every assembly path it
 ## supports, then the kernels again with AVX2 and BMI2 switched off so the
 ## dispatch falls back.
-unit:
+unit: deps
 	$(GO) test -count=1 $(PKGS)
 	GODEBUG=cpu.avx2=off,cpu.bmi2=off $(GO) test -count=1 ./kernels/...
 
 ## purego: the portable Go kernels only.
-purego:
+purego: deps
 	$(GO) test -count=1 -tags purego $(PKGS)
 
 ## arm64: the NEON kernels and everything else, under qemu-user.
-arm64:
+arm64: deps
 	GOARCH=arm64 $(GO) test -count=1 -short -exec $(QEMU) $(PKGS)
 
 ## fuzz: a short burst of every fuzz target in the module.
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 
-## bench: the full side-by-side comparison, -count 5, with benchstat and
-## ratio tables (slow: about an hour on 2 cores; see bench/README.md).
+## bench: the full side-by-side comparison (reads, cold reads, writes,
+## kernels) into bench/results/, then bench/RESULTS.md rewritten from it
+## (slow; run it with nothing else on the machine; see bench/README.md).
 bench:
-	cd bench && $(GO) test -run '^$$' -bench . -count 5 -timeout 120m | tee /tmp/quiver-bench.txt
-	cd bench && $(GO) tool benchstat -col /impl /tmp/quiver-bench.txt
-	cd bench && $(GO) run ./cmd/ratios /tmp/quiver-bench.txt
+	GO=$(GO) ./scripts/bench-final.sh
 
 ## bench-short: the bench module's vet and tests, then every benchmark once
 ## on the small datasets, so they keep compiling and running.

@@ -67,12 +67,12 @@ func TestSpreadCompact(t *testing.T) {
 			for i := range d12 {
 				d12[i] = [12]byte(randBytes(r, 12))
 			}
-			s12 := make([][12]byte, n)
-			if _, err := Spread(s12, d12, bm, off); err != nil {
+			sp12 := make([][12]byte, n)
+			if _, err := Spread(sp12, d12, bm, off); err != nil {
 				t.Fatal(err)
 			}
 			c12 := make([][12]byte, len(dense))
-			if _, err := Compact(c12, s12, bm, off); err != nil || !slices.Equal(c12, d12) {
+			if _, err := Compact(c12, sp12, bm, off); err != nil || !slices.Equal(c12, d12) {
 				t.Fatalf("n=%d off=%d: 12-byte round trip differs, %v", n, off, err)
 			}
 			if len(dense) > 0 {

@@ -1,8 +1,8 @@
 // Package duckdb runs SQL through DuckDB, an independent Parquet reader and
 // writer, for interoperability tests. DuckDB comes from the npm registry
 // through the helper script ../shared/tools/duckdb/duckdb beside the
-// repository (`.ci/run` installs it); where the script or node is missing,
-// tests that need it skip with a message that says so.
+// repository (`make test` installs it: scripts/deps.sh); where the script
+// or node is missing, tests that need it skip with a message that says so.
 package duckdb
 
 import (

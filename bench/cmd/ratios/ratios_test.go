@@ -114,3 +114,140 @@ func TestRunNoResults(t *testing.T) {
 		t.Error("no error for a missing file")
 	}
 }
+
+// pageSample has a read of two files, quiver's Parallelism 2 read, cold
+// reads, a write and kernels, each file with its configuration lines.
+var pageSample = map[string]string{
+	"read.txt": `date: 2026-01-02
+quiver: abc1234
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Test CPU
+BenchmarkRead/dataset=lineitem/config=plain/impl=quiver  3  100000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=quiver  3  120000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=quiver  3  110000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=quiver-stream  3  90000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=pqarrow  3  440000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=parquetgo  3  180000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=parquetgo-table  3  330000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=floor  3  55000000 ns/op
+BenchmarkRead/dataset=taxi/config=delta/impl=quiver  3  50000000 ns/op
+BenchmarkRead/dataset=taxi/config=delta/impl=pqarrow  3  100000000 ns/op
+`,
+	"parallel.txt": `date: 2026-01-02
+quiver: abc1234
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Test CPU
+BenchmarkRead/dataset=lineitem/config=plain/impl=quiver-2  3  150000000 ns/op
+BenchmarkRead/dataset=lineitem/config=plain/impl=quiver-parallel-2  3  55000000 ns/op
+`,
+	"cold.txt": `date: 2026-01-02
+quiver: abc1234
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Test CPU
+BenchmarkReadCold/dataset=lineitem/config=plain/impl=quiver  1  130000000 ns/op  1.125 alloc/decoded  100 B/op
+BenchmarkReadCold/dataset=lineitem/config=plain/impl=pqarrow  1  500000000 ns/op  3.5 alloc/decoded  100 B/op
+`,
+	"write.txt": `date: 2025-12-31
+quiver: def5678
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Other CPU
+note: Writes come from an older run.
+BenchmarkWrite/dataset=lineitem/config=plain/impl=quiver  2  200000000 ns/op  1000000 file-bytes
+BenchmarkWrite/dataset=lineitem/config=plain/impl=pqarrow  2  500000000 ns/op  1010000 file-bytes
+BenchmarkWrite/dataset=taxi/config=plain/impl=quiver  2  100000000 ns/op  2000000 file-bytes
+BenchmarkWrite/dataset=taxi/config=plain/impl=pqarrow  2  100000000 ns/op  2000010 file-bytes
+`,
+	"kernels.txt": `date: 2025-12-31
+quiver: def5678
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Other CPU
+BenchmarkUnpack32/width=1/impl=quiver  1000  100 ns/op  4e10 values/s
+BenchmarkUnpack32/width=1/impl=parquetgo  1000  200 ns/op  2e10 values/s
+BenchmarkUnpack32/width=2/impl=quiver  1000  100 ns/op  4e10 values/s
+BenchmarkUnpack32/width=2/impl=parquetgo  1000  300 ns/op  1.33e10 values/s
+BenchmarkUnpack32/width=3/impl=quiver  1000  100 ns/op  4e10 values/s
+BenchmarkUnpack32/width=3/impl=parquetgo  1000  400 ns/op  1e10 values/s
+BenchmarkUnpack32/width=4/impl=quiver  1000  100 ns/op  4e10 values/s
+BenchmarkUnpack32/width=4/impl=parquetgo  1000  100 ns/op  4e10 values/s
+BenchmarkDeltaInt32/values=65536/impl=quiver  1000  20000 ns/op  3.2e9 values/s
+BenchmarkDeltaInt32/values=65536/impl=parquetgo  1000  50000 ns/op  1.3e9 values/s
+`,
+}
+
+// TestPage checks each table of the page against the sample: medians,
+// ratios, the one-core read the parallel read is set against (not the
+// serial read at -cpu 2), allocation, file sizes, the kernel row of
+// ranges, the machine table's two rows and the note.
+func TestPage(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"read.txt", "parallel.txt", "cold.txt", "write.txt", "kernels.txt"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(pageSample[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	var out bytes.Buffer
+	if err := runPage(&out, paths); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"go run ./cmd/ratios -page " + paths[0] + " \\\n",
+		"| reads | 2026-01-02 | Test CPU | 2 | go1.26.8 | v18.8.0 | v0.32.0 | abc1234 |",
+		"| writes, kernels | 2025-12-31 | Other CPU | 2 | go1.26.8 | v18.8.0 | v0.32.0 | def5678 |",
+		"| lineitem plain | 110.0 | 440.0 | 4.00x | 330.0 | 3.00x | 90.0 | 180.0 | 2.00x | 55.0 | 2.00x | 1.12 (3.50) |",
+		"| taxi delta | 50.0 | 100.0 | 2.00x | - | - | - | - | - | - | - | - |",
+		"- quiver against pqarrow: faster on 2 of 2 rows, 2.00x-4.00x (geomean 2.83x)",
+		"- Parallelism 2 (`-cpu 2`, 1 samples), lineitem plain: 55.0 ms against the one-core read's 110.0 ms, 2.00x",
+		"| lineitem plain | 200.0 | 500.0 | 2.50x | 1.0 | 1.0 | -0.99% |",
+		"| taxi plain | 100.0 | 100.0 | 1.00x | 2.0 | 2.0 | +0.00% |",
+		"- quiver against pqarrow: faster on 1 of 2 rows, 1.00x-2.50x (geomean 1.58x)",
+		"- quiver's files differ from pqarrow's by -0.99% to +0.00%",
+		"Note: Writes come from an older run.",
+		"| Unpack32 | 4 inputs, width 1-4 | 40.0 G | 10.0 G to 40.0 G | 1.00x-4.00x (geomean 2.21x) |",
+		"| DeltaInt32 | values=65536 | 3.20 G | 1.30 G | 2.50x |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("page lacks %q:\n%s", want, got)
+		}
+	}
+	if err := runPage(&bytes.Buffer{}, nil); err == nil {
+		t.Error("no error for -page without files")
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	for _, tc := range []struct {
+		line, key, value string
+		ok               bool
+	}{
+		{"cpu: AMD EPYC  ", "cpu", "AMD EPYC", true},
+		{"arrow-go: v18.8.0", "arrow-go", "v18.8.0", true},
+		{"note: a: b", "note", "a: b", true},
+		{"Benchmark: x", "", "", false},
+		{"two words: x", "", "", false},
+		{"PASS", "", "", false},
+	} {
+		k, v, ok := parseConfig(tc.line)
+		if k != tc.key || v != tc.value || ok != tc.ok {
+			t.Errorf("parseConfig(%q) = %q, %q, %v; want %q, %q, %v", tc.line, k, v, ok, tc.key, tc.value, tc.ok)
+		}
+	}
+}
