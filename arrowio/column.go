@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/levels"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -429,7 +430,7 @@ func (l *leafReader) usePage(dp dataPage, vd valueDecoder) error {
 	switch {
 	case l.node.MaxDef == 0:
 	case dp.levelEncoding == footer.EncodingRLE:
-		l.defs.Reset(dp.defLevels, levelWidth(l.node.MaxDef))
+		l.defs.Reset(dp.defLevels, levels.Width(l.node.MaxDef))
 	default:
 		// The deprecated BIT_PACKED levels (old parquet-mr files): split
 		// off exactly numValues levels' bits by splitDataPage, so the
@@ -439,7 +440,7 @@ func (l *leafReader) usePage(dp dataPage, vd valueDecoder) error {
 			l.msbScratch = castBytes[int16](getBytes(2 * dp.numValues))
 		}
 		l.msbDefs = l.msbScratch[:dp.numValues]
-		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.defLevels, levelWidth(l.node.MaxDef), l.node.MaxDef); err != nil {
+		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.defLevels, levels.Width(l.node.MaxDef), l.node.MaxDef); err != nil {
 			return err
 		}
 	}

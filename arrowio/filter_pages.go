@@ -92,7 +92,7 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 			if err != nil {
 				return fmt.Errorf("row group %d, column %q: %w", i, w.leaf.DottedPath(), err)
 			}
-			plain, err := openModule(c, bufs[k], t)
+			plain, err := encrypt.OpenModule(c, bufs[k], t)
 			if err != nil {
 				return r.indexError(i, w.leaf, ranges[k].start, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/levels"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
@@ -25,7 +26,7 @@ type levelReader struct {
 // reset starts the section src of a page of count levels of at most max.
 func (lr *levelReader) reset(enc footer.Encoding, src []byte, count int, max int16) error {
 	lr.max = max
-	w := levelWidth(max)
+	w := levels.Width(max)
 	switch enc {
 	case footer.EncodingRLE:
 		lr.bitPacked = false

@@ -332,7 +332,7 @@ func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (de
 				}
 				at := len(*s.out)
 				*s.out = append(*s.out, make([]int16, dp.numValues)...)
-				dec.Reset(s.src, levelWidth(s.max))
+				dec.Reset(s.src, levels.Width(s.max))
 				if _, err := dec.DecodeLevels((*s.out)[at:], s.max); err != nil {
 					t.Fatalf("row group %d: levels: %v", rg, err)
 				}

@@ -3,10 +3,10 @@ package arrowio
 import (
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/levels"
 
 	"github.com/quiverio/quiver/footer"
 )
@@ -26,9 +26,6 @@ type dataPage struct {
 	// have none, and 0 stands for it.
 	numNulls int
 }
-
-// levelWidth is the bit width of levels up to max.
-func levelWidth(max int16) uint { return uint(bits.Len16(uint16(max))) }
 
 // splitDataPage decompresses p (a DATA_PAGE or DATA_PAGE_V2) with d into
 // buf when its codec needs it and splits it into sections for a leaf with
@@ -128,7 +125,7 @@ func v1Levels(body []byte, enc footer.Encoding, n int, max int16, what string) (
 		}
 		return body[4 : 4+l], body[4+l:], nil
 	case footer.EncodingBitPacked:
-		l := (uint64(n)*uint64(levelWidth(max)) + 7) / 8
+		l := (uint64(n)*uint64(levels.Width(max)) + 7) / 8
 		if l > uint64(len(body)) {
 			return nil, nil, fmt.Errorf("%w: %d bit-packed %s levels need %d bytes, page has %d", errs.ErrCorrupt, n, what, l, len(body))
 		}

@@ -2,11 +2,11 @@ package arrowio
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
-
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
@@ -23,22 +23,6 @@ func (r *Reader) indexCipher(rg, col int) (*encrypt.ChunkCipher, error) {
 		return nil, nil
 	}
 	return r.crypt.Chunk(rg, col)
-}
-
-// openModule returns the plaintext of the module of type t that is all of
-// buf, decrypted in place, or buf itself when c is nil.
-func openModule(c *encrypt.ChunkCipher, buf []byte, t encrypt.ModuleType) ([]byte, error) {
-	if c == nil {
-		return buf, nil
-	}
-	plain, n, err := c.Open(buf, t, 0)
-	if err != nil {
-		return nil, err
-	}
-	if n != len(buf) {
-		return nil, fmt.Errorf("%w: a %s module of %d bytes where the chunk metadata gives %d", errs.ErrCorrupt, t, n, len(buf))
-	}
-	return plain, nil
 }
 
 // readIndex reads the ColumnIndex or OffsetIndex (msg, a module of type t
@@ -60,7 +44,7 @@ func (r *Reader) readIndex(rg int, leaf *footer.Node, off footer.Optional[int64]
 	if _, err := r.r.ReadAt(buf, start); err != nil {
 		return false, r.indexError(rg, leaf, start, fmt.Errorf("reading the index at offset %d: %w", start, err))
 	}
-	plain, err := openModule(c, buf, t)
+	plain, err := encrypt.OpenModule(c, buf, t)
 	if err != nil {
 		return false, r.indexError(rg, leaf, start, err)
 	}
@@ -116,7 +100,10 @@ func (r *Reader) readSealedBloom(c *encrypt.ChunkCipher, off int64, length int32
 		if _, err := io.ReadFull(io.NewSectionReader(r.r, at, 4+n), buf); err != nil {
 			return nil, 0, fmt.Errorf("reading the %s at offset %d: %w", t, at, err)
 		}
-		plain, err := openModule(c, buf, t)
+		plain, err := encrypt.OpenModule(c, buf, t)
+		if errors.Is(err, encrypt.ErrCorrupt) {
+			err = fmt.Errorf("%w: %w", errs.ErrCorrupt, err)
+		}
 		return plain, at + 4 + n, err
 	}
 	hdr, next, err := module(off, encrypt.ModuleBloomFilterHeader)
@@ -143,13 +130,4 @@ func (r *Reader) readSealedBloom(c *encrypt.ChunkCipher, off int64, length int32
 		return nil, fmt.Errorf("bloom filter at offset %d: %w", off, err)
 	}
 	return b, nil
-}
-
-// sealModule appends to dst the module of type t holding plain, sealed
-// with c, or plain itself when c is nil.
-func sealModule(dst []byte, c *encrypt.ChunkCipher, plain []byte, t encrypt.ModuleType) ([]byte, error) {
-	if c == nil {
-		return append(dst, plain...), nil
-	}
-	return c.Seal(dst, plain, t, 0)
 }

@@ -79,7 +79,7 @@ func (r *Reader) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
 // indexError places an error reading an index or filter of leaf in row
 // group rg at offset off: corrupt data becomes a *CorruptError.
 func (r *Reader) indexError(rg int, leaf *footer.Node, off int64, err error) error {
-	if errors.Is(err, pageindex.ErrCorrupt) {
+	if errors.Is(err, pageindex.ErrCorrupt) || errors.Is(err, encrypt.ErrCorrupt) {
 		return &errs.CorruptError{Offset: off, RowGroup: rg, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 	}
 	return fmt.Errorf("row group %d, column %q: %w", rg, leaf.DottedPath(), err)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/colwrite"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -43,7 +45,7 @@ func (p slotPage) levels() []byte {
 			bits[i/8] |= 1 << (i % 8)
 		}
 	}
-	return appendBitsRLE(nil, bits, len(p.valid))
+	return colwrite.AppendBitsRLE(nil, bits, len(p.valid))
 }
 
 // values returns p's present values.

@@ -11,14 +11,14 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/quiverio/quiver/arrowio/internal/colwrite"
+
 	"github.com/quiverio/quiver/arrowio/internal/schema"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
@@ -54,16 +54,16 @@ type Writer struct {
 	opts      WriteOptions
 	ws        *schema.Parquet
 	tree      *footer.Schema
-	cols      []*columnWriter
-	nested    []*nestedFieldWriter // the nested fields (nested_write.go)
-	leafField []int                // the schema field of each column writer
-	comps     []codec.Compressor   // one per encoding goroutine
+	cols      []*colwrite.Writer
+	nested    []*colwrite.NestedFieldWriter // the nested fields (nested_write.go)
+	leafField []int                         // the schema field of each column writer
+	comps     []codec.Compressor            // one per encoding goroutine
 	offset    int64
 	numRows   int64
 	rowGroups []footer.RowGroup
-	enc       *encrypt.FileEncryptor // nil when the file is not encrypted
-	modules   [][]chunkModules       // per row group and column: page indexes and bloom filters for Close
-	err       error                  // the first error of the io.Writer: later calls return it
+	enc       *encrypt.FileEncryptor    // nil when the file is not encrypted
+	modules   [][]colwrite.ChunkModules // per row group and column: page indexes and bloom filters for Close
+	err       error                     // the first error of the io.Writer: later calls return it
 	closed    bool
 }
 
@@ -109,10 +109,10 @@ func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error)
 	}
 	for i, n := range tree.Root.Children {
 		f := s.Field(i)
-		leaves := []nestedLeafType{{node: n, dt: f.Type}}
+		leaves := []colwrite.NestedLeafType{{Node: n, Type: f.Type}}
 		if !n.IsLeaf() {
 			leaves = leaves[:0]
-			plan, err := writePlan(f, n, 0, &leaves)
+			plan, err := colwrite.WritePlan(f, n, 0, &leaves)
 			if err != nil {
 				return nil, err
 			}
@@ -120,21 +120,21 @@ func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error)
 			if err != nil {
 				return nil, fmt.Errorf("%w: field %q: %w", errs.ErrUnsupported, f.Name, err)
 			}
-			wr.nested = append(wr.nested, &nestedFieldWriter{field: i, first: len(wr.cols), sh: sh})
+			wr.nested = append(wr.nested, &colwrite.NestedFieldWriter{Field: i, First: len(wr.cols), Shredder: sh})
 		}
 		for _, l := range leaves {
-			set, err := opts.resolve(l.node)
+			set, err := opts.resolve(l.Node)
 			if err != nil {
-				return nil, fmt.Errorf("column %q: %w", l.node.DottedPath(), err)
+				return nil, fmt.Errorf("column %q: %w", l.Node.DottedPath(), err)
 			}
-			c, err := newColumnWriter(l.node, l.dt, set)
+			c, err := colwrite.NewWriter(l.Node, l.Type, set)
 			if err != nil {
 				return nil, err
 			}
-			if err := c.check(l.dt); err != nil {
+			if err := c.Check(l.Type); err != nil {
 				return nil, err
 			}
-			c.nested = !n.IsLeaf()
+			c.Nested = !n.IsLeaf()
 			wr.cols = append(wr.cols, c)
 			wr.leafField = append(wr.leafField, i)
 		}
@@ -144,17 +144,6 @@ func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error)
 		return nil, err
 	}
 	return wr, nil
-}
-
-// check reports an Arrow type the column writer cannot convert, by binding
-// an empty array of it.
-func (c *columnWriter) check(dt arrow.DataType) error {
-	arr := array.MakeArrayOfNull(memory.DefaultAllocator, dt, 0)
-	defer arr.Release()
-	if _, _, err := c.vals.bind(arr, 0, 0); err != nil {
-		return fmt.Errorf("column %q: %w", c.path, err)
-	}
-	return nil
 }
 
 // write writes b to the io.Writer, remembering its first error.
@@ -244,30 +233,30 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 	errs := make([]error, len(w.cols))
 	leafCol := make([]*levels.Column, len(w.cols)) // the shredded leaves of nested fields
 	for _, nw := range w.nested {
-		defer nw.release()
-		if err := nw.shred(rec.Column(nw.field), lo, hi); err != nil {
-			return fmt.Errorf("field %q: %w", w.schema.Field(nw.field).Name, err)
+		defer nw.Release()
+		if err := nw.Shred(rec.Column(nw.Field), lo, hi); err != nil {
+			return fmt.Errorf("field %q: %w", w.schema.Field(nw.Field).Name, err)
 		}
-		for k := range nw.cols {
-			leafCol[nw.first+k] = &nw.cols[k]
+		for k := range nw.Cols {
+			leafCol[nw.First+k] = &nw.Cols[k]
 		}
 	}
 	encode := func(i int, comp *codec.Compressor) {
 		c := w.cols[i]
-		c.comp = comp
+		c.Comp = comp
 		if errs[i] = w.startEncryption(c, i); errs[i] != nil {
 			return
 		}
-		c.startChunk()
+		c.StartChunk()
 		if leafCol[i] != nil {
-			errs[i] = c.writeNested(*leafCol[i])
+			errs[i] = c.WriteNested(*leafCol[i])
 		} else {
-			errs[i] = c.writeFlat(rec.Column(w.leafField[i]), lo, hi)
+			errs[i] = c.WriteFlat(rec.Column(w.leafField[i]), lo, hi)
 		}
 		if errs[i] == nil {
-			mds[i], errs[i] = c.finishChunk()
+			mds[i], errs[i] = c.FinishChunk()
 		}
-		c.comp = nil
+		c.Comp = nil
 	}
 	if len(w.comps) == 1 {
 		for i := range w.cols {
@@ -292,14 +281,14 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 	var compressed int64
 	for i, c := range w.cols {
 		base := w.offset
-		if err := w.write(c.dictPage); err != nil {
+		if err := w.write(c.DictPage); err != nil {
 			return err
 		}
-		if err := w.write(c.data); err != nil {
+		if err := w.write(c.Data); err != nil {
 			return err
 		}
 		md := mds[i]
-		place(md, base)
+		colwrite.Place(md, base)
 		w.keepModules(len(w.rowGroups), c, base)
 		rg.Columns = append(rg.Columns, footer.ColumnChunk{FileOffset: base, MetaData: md})
 		rg.TotalByteSize += md.TotalUncompressedSize

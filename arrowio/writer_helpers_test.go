@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/colwrite"
+
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -350,13 +352,13 @@ func canonical(a arrow.Array, i int) string {
 	case *array.Date64:
 		return fmt.Sprint(int64(a.Value(i)) / 86400000)
 	case *array.Time32:
-		return fmt.Sprint(int64(a.Value(i)) * (1e9 / unitsPerSecond(a.DataType().(*arrow.Time32Type).Unit)))
+		return fmt.Sprint(int64(a.Value(i)) * (1e9 / colwrite.UnitsPerSecond(a.DataType().(*arrow.Time32Type).Unit)))
 	case *array.Time64:
-		return fmt.Sprint(int64(a.Value(i)) * (1e9 / unitsPerSecond(a.DataType().(*arrow.Time64Type).Unit)))
+		return fmt.Sprint(int64(a.Value(i)) * (1e9 / colwrite.UnitsPerSecond(a.DataType().(*arrow.Time64Type).Unit)))
 	case *array.Timestamp:
-		return fmt.Sprint(int64(a.Value(i)) * (1e9 / unitsPerSecond(a.DataType().(*arrow.TimestampType).Unit)))
+		return fmt.Sprint(int64(a.Value(i)) * (1e9 / colwrite.UnitsPerSecond(a.DataType().(*arrow.TimestampType).Unit)))
 	case *array.Duration:
-		return fmt.Sprint(int64(a.Value(i)) * (1e9 / unitsPerSecond(a.DataType().(*arrow.DurationType).Unit)))
+		return fmt.Sprint(int64(a.Value(i)) * (1e9 / colwrite.UnitsPerSecond(a.DataType().(*arrow.DurationType).Unit)))
 	case *array.MonthDayNanoInterval:
 		v := a.Value(i)
 		return fmt.Sprint(v.Months, v.Days, v.Nanoseconds/1e6)

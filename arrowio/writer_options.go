@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/quiverio/quiver/arrowio/internal/colwrite"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
@@ -12,18 +14,24 @@ import (
 )
 
 // PageVersion selects the data page layout a [Writer] writes.
-type PageVersion int8
+type PageVersion = colwrite.PageVersion
 
 // Data page versions. The zero value means PageV1.
 const (
 	// PageV1 writes DATA_PAGE pages: levels and values compressed together,
 	// each level stream behind a 4-byte length.
-	PageV1 PageVersion = 1
+	PageV1 = colwrite.PageV1
 	// PageV2 writes DATA_PAGE_V2 pages: levels stay uncompressed ahead of
 	// the (optionally compressed) values, and the header counts rows and
 	// nulls.
-	PageV2 PageVersion = 2
+	PageV2 = colwrite.PageV2
 )
+
+// BloomFilterOptions sizes the bloom filters of a column
+// ([ColumnOptions.BloomFilter]): one per column chunk, from the number
+// of distinct values and the false-positive probability, or from a byte
+// budget. Sizes are powers of two from 32 bytes to 128 MiB.
+type BloomFilterOptions = colwrite.BloomFilterOptions
 
 // Defaults the [Writer] applies to zero-valued [WriteOptions] fields.
 const (
@@ -128,100 +136,82 @@ type ColumnOptions struct {
 	BloomFilter *BloomFilterOptions
 }
 
-// columnSettings are one leaf's resolved options.
-type columnSettings struct {
-	codec       footer.CompressionCodec
-	level       int // defaultLevel or the codec's level
-	dictionary  bool
-	dictLimit   int
-	encoding    footer.Encoding // the non-dictionary encoding
-	statistics  bool
-	pageStats   bool
-	truncate    int // 0: never
-	pageSize    int
-	pageRows    int
-	pageVersion PageVersion
-	crc         bool
-	pageIndex   bool
-	bloom       *BloomFilterOptions // nil: no bloom filter
-}
-
 // resolve returns the settings of leaf n from o, checking the codec, level
 // and encoding against the leaf's physical type.
-func (o *WriteOptions) resolve(n *footer.Node) (columnSettings, error) {
-	s := columnSettings{
-		codec:       o.Compression,
-		level:       codec.DefaultLevel,
-		dictionary:  !o.DisableDictionary,
-		dictLimit:   positiveOr(o.DictionaryPageSizeLimit, DefaultDictionaryPageSizeLimit),
-		statistics:  !o.DisableStatistics,
-		pageStats:   o.PageStatistics && !o.DisableStatistics,
-		truncate:    o.StatisticsTruncate,
-		pageSize:    positiveOr(o.DataPageSize, DefaultDataPageSize),
-		pageRows:    max(o.DataPageRows, 0),
-		pageVersion: o.PageVersion,
-		crc:         !o.DisableCRC,
-		pageIndex:   !o.DisablePageIndex,
+func (o *WriteOptions) resolve(n *footer.Node) (colwrite.Settings, error) {
+	s := colwrite.Settings{
+		Codec:       o.Compression,
+		Level:       codec.DefaultLevel,
+		Dictionary:  !o.DisableDictionary,
+		DictLimit:   positiveOr(o.DictionaryPageSizeLimit, DefaultDictionaryPageSizeLimit),
+		Statistics:  !o.DisableStatistics,
+		PageStats:   o.PageStatistics && !o.DisableStatistics,
+		Truncate:    o.StatisticsTruncate,
+		PageSize:    positiveOr(o.DataPageSize, DefaultDataPageSize),
+		PageRows:    max(o.DataPageRows, 0),
+		PageVersion: o.PageVersion,
+		Crc:         !o.DisableCRC,
+		PageIndex:   !o.DisablePageIndex,
 	}
-	if s.truncate == 0 {
-		s.truncate = DefaultStatisticsTruncate
-	} else if s.truncate < 0 {
-		s.truncate = 0
+	if s.Truncate == 0 {
+		s.Truncate = DefaultStatisticsTruncate
+	} else if s.Truncate < 0 {
+		s.Truncate = 0
 	}
-	if s.pageVersion == 0 {
-		s.pageVersion = PageV1
+	if s.PageVersion == 0 {
+		s.PageVersion = PageV1
 	}
-	if s.pageVersion != PageV1 && s.pageVersion != PageV2 {
-		return s, fmt.Errorf("%w: page version %d", errs.ErrUnsupported, s.pageVersion)
+	if s.PageVersion != PageV1 && s.PageVersion != PageV2 {
+		return s, fmt.Errorf("%w: page version %d", errs.ErrUnsupported, s.PageVersion)
 	}
 	if l, ok := o.CompressionLevel.Get(); ok {
-		s.level = l
+		s.Level = l
 	}
 	enc, hasEnc := o.Encoding.Get()
 	c, ok := o.Columns[n.DottedPath()]
 	if ok {
 		if v, set := c.Compression.Get(); set {
-			s.codec = v
-			s.level = codec.DefaultLevel
+			s.Codec = v
+			s.Level = codec.DefaultLevel
 		}
 		if v, set := c.CompressionLevel.Get(); set {
-			s.level = v
+			s.Level = v
 		}
 		if v, set := c.Dictionary.Get(); set {
-			s.dictionary = v
+			s.Dictionary = v
 		}
 		if v, set := c.Statistics.Get(); set {
-			s.statistics = v
-			s.pageStats = s.pageStats && v
+			s.Statistics = v
+			s.PageStats = s.PageStats && v
 		}
 		if v, set := c.Encoding.Get(); set {
 			enc, hasEnc = v, true
 		}
 		if v, set := c.PageIndex.Get(); set {
-			s.pageIndex = v
+			s.PageIndex = v
 		}
 		if c.BloomFilter != nil {
-			if err := c.BloomFilter.check(n); err != nil {
+			if err := c.BloomFilter.Check(n); err != nil {
 				return s, err
 			}
-			s.bloom = c.BloomFilter
+			s.Bloom = c.BloomFilter
 		}
 	}
-	if err := codec.CheckLevel(s.codec, s.level); err != nil {
+	if err := codec.CheckLevel(s.Codec, s.Level); err != nil {
 		return s, err
 	}
 	if !hasEnc {
 		enc = footer.EncodingPlain
-		if n.Physical == footer.TypeBoolean && s.pageVersion == PageV2 {
+		if n.Physical == footer.TypeBoolean && s.PageVersion == PageV2 {
 			enc = footer.EncodingRLE
 		}
 	}
 	if !encodingFits(enc, n.Physical) {
 		return s, fmt.Errorf("%w: encoding %s for a %s column", errs.ErrUnsupported, enc, n.Physical)
 	}
-	s.encoding = enc
+	s.Encoding = enc
 	if n.Physical == footer.TypeBoolean {
-		s.dictionary = false // as other writers, never dictionary-encode booleans
+		s.Dictionary = false // as other writers, never dictionary-encode booleans
 	}
 	return s, nil
 }

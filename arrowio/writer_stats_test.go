@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/colwrite"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -139,10 +141,10 @@ func TestWriterFloatStatistics(t *testing.T) {
 			}
 			continue
 		}
-		if got := plainValue(c.min); !bytes.Equal(st.MinValue, got) {
+		if got := colwrite.PlainValue(c.min); !bytes.Equal(st.MinValue, got) {
 			t.Errorf("%v: min %x, want %x", c.vals, st.MinValue, got)
 		}
-		if got := plainValue(c.max); !bytes.Equal(st.MaxValue, got) {
+		if got := colwrite.PlainValue(c.max); !bytes.Equal(st.MaxValue, got) {
 			t.Errorf("%v: max %x, want %x", c.vals, st.MaxValue, got)
 		}
 	}

@@ -1,8 +1,7 @@
-package arrowio
+package colwrite
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -13,10 +12,8 @@ import (
 	"github.com/quiverio/quiver/pageindex"
 )
 
-// BloomFilterOptions sizes the bloom filters of a column
-// ([ColumnOptions.BloomFilter]): one per column chunk, from the number
-// of distinct values and the false-positive probability, or from a byte
-// budget. Sizes are powers of two from 32 bytes to 128 MiB.
+// BloomFilterOptions sizes the bloom filters of a column: one per column
+// chunk (arrowio.BloomFilterOptions documents the fields).
 type BloomFilterOptions struct {
 	// NDV is the expected number of distinct values in a column chunk;
 	// 0 counts the chunk's distinct values and sizes each filter for them.
@@ -29,8 +26,8 @@ type BloomFilterOptions struct {
 	Bytes int
 }
 
-// check reports options that do not suit leaf n.
-func (o *BloomFilterOptions) check(n *footer.Node) error {
+// Check reports options that do not suit leaf n.
+func (o *BloomFilterOptions) Check(n *footer.Node) error {
 	switch {
 	case n.Physical == footer.TypeBoolean || n.Physical == footer.TypeInt96:
 		return fmt.Errorf("%w: bloom filter on a %s column", errs.ErrUnsupported, n.Physical)
@@ -135,56 +132,56 @@ type chunkIndex struct {
 	rows      int64                   // rows of the chunk's pages so far
 	// The finished chunk's modules, with page offsets relative to the
 	// chunk's first byte.
-	chunkModules
+	ChunkModules
 }
 
-// chunkModules are the page indexes and bloom filter of one column chunk.
-type chunkModules struct {
-	ci    *footer.ColumnIndex
-	oi    *footer.OffsetIndex
-	bloom *pageindex.Bloom
+// ChunkModules are the page indexes and bloom filter of one column chunk.
+type ChunkModules struct {
+	ColumnIndex *footer.ColumnIndex
+	OffsetIndex *footer.OffsetIndex
+	Bloom       *pageindex.Bloom
 }
 
 // initIndex prepares the column writer's page index and bloom filter.
-func (c *columnWriter) initIndex() error {
-	if c.set.pageIndex {
-		c.idx.builder = pageindex.NewIndexBuilder(c.node)
+func (c *Writer) initIndex() error {
+	if c.set.PageIndex {
+		c.Idx.builder = pageindex.NewIndexBuilder(c.node)
 	}
-	if c.set.bloom != nil {
+	if c.set.Bloom != nil {
 		bw, ok := c.vals.(interface{ setBloom(*bloomSink) })
 		if !ok {
-			return fmt.Errorf("%w: column %q: bloom filter on a %s column", errs.ErrUnsupported, c.path, c.node.Physical)
+			return fmt.Errorf("%w: column %q: bloom filter on a %s column", errs.ErrUnsupported, c.Path, c.node.Physical)
 		}
-		c.idx.sink = &bloomSink{}
-		bw.setBloom(c.idx.sink)
+		c.Idx.sink = &bloomSink{}
+		bw.setBloom(c.Idx.sink)
 	}
 	return nil
 }
 
 // startIndex begins the index and filter of a new chunk.
-func (c *columnWriter) startIndex() {
-	if c.idx.builder != nil {
-		c.idx.builder.Reset()
+func (c *Writer) startIndex() {
+	if c.Idx.builder != nil {
+		c.Idx.builder.Reset()
 	}
-	if c.idx.sink != nil {
-		c.idx.sink.hashes = c.idx.sink.hashes[:0]
+	if c.Idx.sink != nil {
+		c.Idx.sink.hashes = c.Idx.sink.hashes[:0]
 	}
-	c.idx.unencoded, c.idx.rows = 0, 0
-	c.idx.chunkModules = chunkModules{}
+	c.Idx.unencoded, c.Idx.rows = 0, 0
+	c.Idx.ChunkModules = ChunkModules{}
 }
 
 // indexPage records the data page just written: it starts at pageStart
 // in c.data, holds rows rows, and st (nil without statistics) has its
 // bounds.
-func (c *columnWriter) indexPage(st *footer.Statistics, pageStart, rows int) {
-	first := c.idx.rows
-	c.idx.rows += int64(rows)
-	if c.idx.builder == nil {
+func (c *Writer) indexPage(st *footer.Statistics, pageStart, rows int) {
+	first := c.Idx.rows
+	c.Idx.rows += int64(rows)
+	if c.Idx.builder == nil {
 		return
 	}
 	e := pageindex.PageEntry{
 		Offset:    int64(pageStart),
-		Size:      int32(len(c.data) - pageStart),
+		Size:      int32(len(c.Data) - pageStart),
 		FirstRow:  first,
 		NullCount: int64(c.pageNulls),
 		NonNull:   int64(c.levels - c.pageNulls),
@@ -193,7 +190,7 @@ func (c *columnWriter) indexPage(st *footer.Statistics, pageStart, rows int) {
 		e.Min, e.Max = slices.Clone(st.MinValue), slices.Clone(st.MaxValue)
 	}
 	switch {
-	case c.nested:
+	case c.Nested:
 		if c.node.MaxDef > 0 {
 			e.DefHistogram = slices.Clone(c.pageDefHist)
 		}
@@ -204,101 +201,30 @@ func (c *columnWriter) indexPage(st *footer.Statistics, pageStart, rows int) {
 		e.DefHistogram = []int64{int64(c.pageNulls), int64(c.levels - c.pageNulls)}
 	}
 	if b, ok := c.vals.unencodedBytes(); ok {
-		e.UnencodedBytes = b - c.idx.unencoded
-		c.idx.unencoded = b
+		e.UnencodedBytes = b - c.Idx.unencoded
+		c.Idx.unencoded = b
 	}
-	c.idx.builder.AddPage(e)
+	c.Idx.builder.AddPage(e)
 }
 
 // finishIndex builds the finished chunk's indexes and bloom filter.
-func (c *columnWriter) finishIndex() {
-	if c.idx.builder != nil {
-		c.idx.ci, c.idx.oi = c.idx.builder.Finish(int64(len(c.dictPage)))
+func (c *Writer) finishIndex() {
+	if c.Idx.builder != nil {
+		c.Idx.ColumnIndex, c.Idx.OffsetIndex = c.Idx.builder.Finish(int64(len(c.DictPage)))
 	}
-	if c.idx.sink != nil {
+	if c.Idx.sink != nil {
 		distinct := int64(-1)
 		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
 			distinct = int64(c.dictCount) // every value went through the dictionary
 		}
-		c.idx.bloom = c.idx.sink.filter(c.set.bloom, distinct)
+		c.Idx.Bloom = c.Idx.sink.filter(c.set.Bloom, distinct)
 	}
 }
 
-// keepModules takes the modules of column writer c's finished chunk of
-// row group rg, which starts at file offset base, for Close to write.
-func (w *Writer) keepModules(rg int, c *columnWriter, base int64) {
-	for len(w.modules) <= rg {
-		w.modules = append(w.modules, nil)
-	}
-	m := c.idx.chunkModules
-	c.idx.chunkModules = chunkModules{}
-	if m.oi != nil {
-		for i := range m.oi.PageLocations {
-			m.oi.PageLocations[i].Offset += base
-		}
-	}
-	w.modules[rg] = append(w.modules[rg], m)
-}
-
-// writeModules writes the kept bloom filters, then every ColumnIndex, then
-// every OffsetIndex, after the last row group, and records where they are
-// in the row groups' column chunks.
-func (w *Writer) writeModules() error {
-	var buf, plain []byte
-	for pass := range 3 {
-		for r, cols := range w.modules {
-			for c, m := range cols {
-				cc := &w.rowGroups[r].Columns[c]
-				start := w.offset
-				var ciph *encrypt.ChunkCipher
-				if w.enc != nil {
-					var err error
-					if ciph, err = w.enc.Chunk(r, c); err != nil {
-						return err
-					}
-				}
-				var err error
-				switch {
-				case pass == 0 && m.bloom != nil:
-					buf, plain, err = appendBloomModule(buf[:0], plain, m.bloom, ciph)
-				case pass == 1 && m.ci != nil:
-					plain = footer.Marshal(plain[:0], m.ci)
-					buf, err = sealModule(buf[:0], ciph, plain, encrypt.ModuleColumnIndex)
-				case pass == 2 && m.oi != nil:
-					plain = footer.Marshal(plain[:0], m.oi)
-					buf, err = sealModule(buf[:0], ciph, plain, encrypt.ModuleOffsetIndex)
-				default:
-					continue
-				}
-				if err != nil {
-					return err
-				}
-				if len(buf) > math.MaxInt32 {
-					return fmt.Errorf("%w: a page index or bloom filter of %d bytes", errs.ErrUnsupported, len(buf))
-				}
-				if err := w.write(buf); err != nil {
-					return err
-				}
-				switch pass {
-				case 0:
-					cc.MetaData.BloomFilterOffset = footer.Some(start)
-					cc.MetaData.BloomFilterLength = footer.Some(int32(len(buf)))
-				case 1:
-					cc.ColumnIndexOffset, cc.ColumnIndexLength = footer.Some(start), footer.Some(int32(len(buf)))
-				case 2:
-					cc.OffsetIndexOffset, cc.OffsetIndexLength = footer.Some(start), footer.Some(int32(len(buf)))
-				}
-			}
-		}
-	}
-	w.modules = nil
-	return nil
-}
-
-// appendBloomModule appends a bloom filter as stored: header and bitset,
+// AppendBloomModule appends a bloom filter as stored: header and bitset,
 // each a module of its own sealed with c when the chunk is encrypted.
 // plain is scratch, returned for reuse.
-func appendBloomModule(dst, plain []byte, b *pageindex.Bloom, c *encrypt.ChunkCipher) ([]byte, []byte, error) {
+func AppendBloomModule(dst, plain []byte, b *pageindex.Bloom, c *encrypt.ChunkCipher) ([]byte, []byte, error) {
 	plain = b.Append(plain[:0])
 	if c == nil {
 		return append(dst, plain...), plain, nil

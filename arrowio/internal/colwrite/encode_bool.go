@@ -1,4 +1,4 @@
-package arrowio
+package colwrite
 
 import (
 	"encoding/binary"
@@ -114,7 +114,7 @@ func (w *boolWriter) appendBits(dst []byte, n int) ([]byte, error) {
 	case footer.EncodingRLE:
 		// RLE-encoded booleans carry a 4-byte length, like v1 levels.
 		at := len(dst)
-		dst = appendBitsRLE(append(dst, 0, 0, 0, 0), w.bits, n)
+		dst = AppendBitsRLE(append(dst, 0, 0, 0, 0), w.bits, n)
 		binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
 		return dst, nil
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package colwrite
 
 import (
 	"encoding/binary"
@@ -15,29 +15,29 @@ import (
 	"github.com/quiverio/quiver/levels"
 )
 
-// nestedFieldWriter writes one nested top-level field (struct, list or
+// NestedFieldWriter writes one nested top-level field (struct, list or
 // map): the levels package shreds each batch's column into the levels and
 // dense values of its leaves, whose column writers encode them.
-type nestedFieldWriter struct {
-	field int // the field's index in the Arrow schema
-	first int // the column writer of its first leaf
-	sh    *levels.Shredder
-	cols  []levels.Column // the row group being written, one per leaf
+type NestedFieldWriter struct {
+	Field    int // the field's index in the Arrow schema
+	First    int // the column writer of its first leaf
+	Shredder *levels.Shredder
+	Cols     []levels.Column // the row group being written, one per leaf
 }
 
-// nestedLeafType is one leaf of a nested field being written: its Parquet
+// NestedLeafType is one leaf of a nested field being written: its Parquet
 // node and the Arrow type of its dense values.
-type nestedLeafType struct {
-	node *footer.Node
-	dt   arrow.DataType
+type NestedLeafType struct {
+	Node *footer.Node
+	Type arrow.DataType
 }
 
-// writePlan returns the levels plan of Arrow field f written as Parquet
+// WritePlan returns the levels plan of Arrow field f written as Parquet
 // node n (the mapping of schema_write.go: structs as groups, lists as
 // three-level LIST groups, maps as MAP groups of a repeated key_value),
 // whose slots are defined from level slot; it appends the leaves to
 // leaves in column order.
-func writePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]nestedLeafType) (*levels.Node, error) {
+func WritePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]NestedLeafType) (*levels.Node, error) {
 	ln := &levels.Node{Name: n.DottedPath(), Type: f.Type, DefLevel: n.MaxDef, RepLevel: n.MaxRep, SlotDefLevel: slot}
 	st := f.Type
 	for {
@@ -53,7 +53,7 @@ func writePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]nestedLeafTy
 		}
 		out := make([]*levels.Node, len(fs))
 		for i, c := range fs {
-			k, err := writePlan(c, nodes[i], slot, leaves)
+			k, err := WritePlan(c, nodes[i], slot, leaves)
 			if err != nil {
 				return nil, err
 			}
@@ -91,44 +91,44 @@ func writePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]nestedLeafTy
 		return nil, fmt.Errorf("%w: field %q of type %s is the Parquet group %q", errs.ErrUnsupported, f.Name, f.Type, n.DottedPath())
 	}
 	ln.Kind, ln.Column = levels.Leaf, len(*leaves)
-	*leaves = append(*leaves, nestedLeafType{node: n, dt: f.Type})
+	*leaves = append(*leaves, NestedLeafType{Node: n, Type: f.Type})
 	return ln, nil
 }
 
-// shred shreds rows [lo, hi) of arr into the leaves' levels and dense
+// Shred shreds rows [lo, hi) of arr into the leaves' levels and dense
 // values, which stay in w.cols until release.
-func (w *nestedFieldWriter) shred(arr arrow.Array, lo, hi int) error {
+func (w *NestedFieldWriter) Shred(arr arrow.Array, lo, hi int) error {
 	sl := array.NewSlice(arr, int64(lo), int64(hi))
 	defer sl.Release()
-	cols, err := w.sh.Shred(memory.DefaultAllocator, sl)
+	cols, err := w.Shredder.Shred(memory.DefaultAllocator, sl)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errs.ErrUnsupported, err)
 	}
-	w.cols = cols
+	w.Cols = cols
 	return nil
 }
 
-// release drops the values of the row group written.
-func (w *nestedFieldWriter) release() {
-	for _, c := range w.cols {
+// Release drops the values of the row group written.
+func (w *NestedFieldWriter) Release() {
+	for _, c := range w.Cols {
 		c.Values.Release()
 	}
-	w.cols = nil
+	w.Cols = nil
 }
 
-// writeNested writes the entries of a leaf below a nested field: their
+// WriteNested writes the entries of a leaf below a nested field: their
 // definition and repetition levels (rep nil when the leaf repeats
 // nowhere) and the dense values of the entries at the leaf's maximum
 // definition level. Pages are cut only where a row starts.
-func (c *columnWriter) writeNested(col levels.Column) error {
+func (c *Writer) WriteNested(col levels.Column) error {
 	vals := col.Values
 	if _, _, err := c.vals.bind(vals, 0, vals.Len()); err != nil {
-		return fmt.Errorf("column %q: %w", c.path, err)
+		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	def, rep := col.Def, col.Rep
 	n := len(def)
 	if rep != nil && len(rep) != n {
-		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.path, len(rep), n)
+		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.Path, len(rep), n)
 	}
 	maxDef := c.node.MaxDef
 	c.pageDefHist = levelCounts(c.pageDefHist, maxDef)
@@ -146,7 +146,7 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 		if maxDef > 0 {
 			b := c.batchHist[:maxDef+1]
 			clear(b)
-			addLevelCounts(b, def[i:j])
+			levels.AddCounts(b, def[i:j])
 			for d, k := range b {
 				c.pageDefHist[d] += k
 				c.defHist[d] += k
@@ -156,7 +156,7 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 		if rep != nil {
 			b := c.batchHist[:c.node.MaxRep+1]
 			clear(b)
-			addLevelCounts(b, rep[i:j])
+			levels.AddCounts(b, rep[i:j])
 			for r, k := range b {
 				c.pageRepHist[r] += k
 			}
@@ -164,22 +164,22 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 			c.repLv = append(c.repLv, rep[i:j]...)
 		}
 		if v+present > vals.Len() {
-			return fmt.Errorf("%w: column %q: levels give more than its %d values", errs.ErrUnsupported, c.path, vals.Len())
+			return fmt.Errorf("%w: column %q: levels give more than its %d values", errs.ErrUnsupported, c.Path, vals.Len())
 		}
 		c.defLv = append(c.defLv, def[i:j]...)
 		if err := c.vals.put(v, v+present, nil, 0, present); err != nil {
-			return fmt.Errorf("column %q: %w", c.path, err)
+			return fmt.Errorf("column %q: %w", c.Path, err)
 		}
 		v += present
 		c.levels += j - i
 		c.pageNulls += j - i - present
 		c.pageRowsDone += rows
-		if c.vals.pageBytes()+c.levels/4 >= c.set.pageSize || (c.set.pageRows > 0 && c.pageRowsDone >= c.set.pageRows) {
+		if c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows) {
 			if err := c.flushPage(); err != nil {
 				return err
 			}
 		}
-		if db := c.vals.dictBytes(); db >= c.set.dictLimit {
+		if db := c.vals.dictBytes(); db >= c.set.DictLimit {
 			if err := c.fallback(); err != nil {
 				return err
 			}
@@ -187,7 +187,7 @@ func (c *columnWriter) writeNested(col levels.Column) error {
 		i = j
 	}
 	if v != vals.Len() {
-		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.path, v, vals.Len())
+		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.Path, v, vals.Len())
 	}
 	return nil
 }
@@ -204,22 +204,22 @@ func levelCounts(h []int64, maxLevel int16) []int64 {
 // appendNestedLevels appends the page's repetition and definition level
 // sections to body (each after a 4-byte length on a version 1 page) and
 // returns the sizes of the two sections without prefixes.
-func (c *columnWriter) appendNestedLevels(body []byte) (out []byte, repBytes, defBytes int, err error) {
+func (c *Writer) appendNestedLevels(body []byte) (out []byte, repBytes, defBytes int, err error) {
 	section := func(body []byte, lv []int16, max int16) ([]byte, int, error) {
 		if max == 0 {
 			return body, 0, nil
 		}
 		at := len(body)
-		if c.set.pageVersion == PageV1 {
+		if c.set.PageVersion == PageV1 {
 			body = append(body, 0, 0, 0, 0)
 		}
 		start := len(body)
-		body, err := kernels.AppendRLE(body, lv, levelWidth(max))
+		body, err := kernels.AppendRLE(body, lv, levels.Width(max))
 		if err != nil {
-			return nil, 0, fmt.Errorf("column %q: %w", c.path, err)
+			return nil, 0, fmt.Errorf("column %q: %w", c.Path, err)
 		}
 		size := len(body) - start
-		if c.set.pageVersion == PageV1 {
+		if c.set.PageVersion == PageV1 {
 			binary.LittleEndian.PutUint32(body[at:], uint32(size))
 		}
 		return body, size, nil

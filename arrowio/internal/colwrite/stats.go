@@ -1,4 +1,4 @@
-package arrowio
+package colwrite
 
 import (
 	"bytes"
@@ -168,11 +168,11 @@ func (s *fixedStats[T]) encode(st *footer.Statistics, order statOrder) {
 			hi = 0
 		}
 	}
-	setMinMax(st, plainValue(lo), plainValue(hi), order, true, true)
+	setMinMax(st, PlainValue(lo), PlainValue(hi), order, true, true)
 }
 
-// plainValue returns the PLAIN encoding of one fixed-width value.
-func plainValue[T fixedValue](v T) []byte {
+// PlainValue returns the PLAIN encoding of one fixed-width value.
+func PlainValue[T fixedValue](v T) []byte {
 	switch x := any(v).(type) {
 	case int32:
 		return binary.LittleEndian.AppendUint32(nil, uint32(x))

@@ -1,10 +1,13 @@
-package arrowio
+package colwrite
 
 import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"math"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -25,7 +28,7 @@ const miniBatch = 1024
 // the min/max statistics. Its methods are called once per mini-batch or
 // page, never per value.
 type valueWriter interface {
-	// startChunk begins a column chunk, dictionary-encoded when dict is set.
+	// StartChunk begins a column chunk, dictionary-encoded when dict is set.
 	startChunk(dict bool)
 	// bind makes slots [lo, hi) of arr the slots put reads (put's slot i is
 	// arr's slot lo+i) and returns their validity: a bitmap (nil when every
@@ -45,7 +48,7 @@ type valueWriter interface {
 	dictBytes() int
 	// dictLen returns the number of values in the dictionary.
 	dictLen() int
-	// dictPage appends the dictionary's PLAIN values to dst and returns
+	// DictPage appends the dictionary's PLAIN values to dst and returns
 	// them with the number of values.
 	dictPage(dst []byte) ([]byte, int)
 	// fallback switches the chunk to the non-dictionary encoding. The page
@@ -68,13 +71,13 @@ type valueWriter interface {
 // a nested field takes the definition and repetition levels the levels
 // package shreds, with its dense values, and cuts pages only where a
 // repetition level is 0 (writeNested, nested_write.go).
-type columnWriter struct {
+type Writer struct {
 	node  *footer.Node
-	path  string
-	set   columnSettings
+	Path  string
+	set   Settings
 	order statOrder
 	vals  valueWriter
-	comp  *codec.Compressor // the compressor of the goroutine encoding the chunk
+	Comp  *codec.Compressor // the compressor of the goroutine encoding the chunk
 	// snappy holds the column's snappy encoder choices (dictionary pages,
 	// data pages by encoding), carried from page to page and from chunk to
 	// chunk.
@@ -86,7 +89,7 @@ type columnWriter struct {
 	pageNulls int
 	// A leaf below a nested field (nested_write.go) keeps its page's
 	// levels as they are, and counts the rows they start.
-	nested       bool
+	Nested       bool
 	defLv, repLv []int16
 	pageRowsDone int
 	// The page's level histograms (for the page index), and scratch
@@ -94,8 +97,8 @@ type columnWriter struct {
 	pageDefHist, pageRepHist, batchHist []int64
 
 	// The chunk being written.
-	dictPage     []byte // the dictionary page, header included, or empty
-	data         []byte // the data pages, headers included
+	DictPage     []byte // the dictionary page, header included, or empty
+	Data         []byte // the data pages, headers included
 	dictChunk    bool   // the chunk began dictionary-encoded
 	numValues    int64
 	nulls        int64
@@ -107,7 +110,7 @@ type columnWriter struct {
 	// dictionary pays (see dictPays); judged is set once it has.
 	judged bool
 	// The page index and bloom filter of the chunk (pageindex_write.go).
-	idx chunkIndex
+	Idx chunkIndex
 
 	// Reused scratch.
 	body, packed []byte
@@ -117,21 +120,21 @@ type columnWriter struct {
 	dph2         footer.DataPageHeaderV2
 	dictHdr      footer.DictionaryPageHeader
 
-	// crypt encrypts the chunk's pages and headers (colwriter_crypt.go),
+	// Crypt encrypts the chunk's pages and headers (colwriter_crypt.go),
 	// nil for plaintext chunks.
-	crypt *pageSealer
+	Crypt *PageSealer
 }
 
 // newColumnWriter returns the writer of leaf n, whose values come from
 // Arrow arrays of type dt.
-func newColumnWriter(n *footer.Node, dt arrow.DataType, set columnSettings) (*columnWriter, error) {
+func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error) {
 	if dt.ID() == arrow.NULL {
-		set.dictionary = false // nothing to put in one
+		set.Dictionary = false // nothing to put in one
 	}
-	c := &columnWriter{node: n, path: n.DottedPath(), set: set, order: leafOrder(n)}
+	c := &Writer{node: n, Path: n.DottedPath(), set: set, order: leafOrder(n)}
 	vw, err := newValueWriter(n, dt, set, c.order)
 	if err != nil {
-		return nil, fmt.Errorf("column %q: %w", c.path, err)
+		return nil, fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	c.vals = vw
 	if err := c.initIndex(); err != nil {
@@ -140,24 +143,24 @@ func newColumnWriter(n *footer.Node, dt arrow.DataType, set columnSettings) (*co
 	return c, nil
 }
 
-// startChunk begins a new column chunk.
-func (c *columnWriter) startChunk() {
-	c.dictPage, c.data = c.dictPage[:0], c.data[:0]
-	c.dictChunk = c.set.dictionary
+// StartChunk begins a new column chunk.
+func (c *Writer) StartChunk() {
+	c.DictPage, c.Data = c.DictPage[:0], c.Data[:0]
+	c.dictChunk = c.set.Dictionary
 	c.numValues, c.nulls, c.uncompressed = 0, 0, 0
 	c.encStats = c.encStats[:0]
 	c.defHist = c.defHist[:0]
 	if c.node.MaxDef > 0 {
 		c.defHist = append(c.defHist, make([]int64, c.node.MaxDef+1)...)
 	}
-	c.vals.startChunk(c.set.dictionary)
+	c.vals.startChunk(c.set.Dictionary)
 	c.judged = false
 	c.startIndex()
 	c.startPage()
 }
 
 // startPage begins a new data page.
-func (c *columnWriter) startPage() {
+func (c *Writer) startPage() {
 	c.levels, c.pageNulls = 0, 0
 	c.defs.reset()
 	c.defLv, c.repLv, c.pageRowsDone = c.defLv[:0], c.repLv[:0], 0
@@ -165,12 +168,12 @@ func (c *columnWriter) startPage() {
 	clear(c.pageRepHist)
 }
 
-// writeFlat writes slots [lo, hi) of arr, the Arrow array of a flat
+// WriteFlat writes slots [lo, hi) of arr, the Arrow array of a flat
 // column, to the chunk.
-func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
+func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 	valid, voff, err := c.vals.bind(arr, lo, hi)
 	if err != nil {
-		return fmt.Errorf("column %q: %w", c.path, err)
+		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	n := hi - lo
 	c.reservePlain(arr, lo, hi)
@@ -181,14 +184,14 @@ func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
 	}
 	if c.node.MaxDef == 0 && valid != nil {
 		if k, _ := kernels.CountSetBits(valid, voff, n); k != n {
-			return fmt.Errorf("%w: column %q is required but has %d nulls", errs.ErrUnsupported, c.path, n-k)
+			return fmt.Errorf("%w: column %q is required but has %d nulls", errs.ErrUnsupported, c.Path, n-k)
 		}
 		valid = nil
 	}
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch)
-		if c.set.pageRows > 0 {
-			j = min(j, i+c.set.pageRows-c.levels)
+		if c.set.PageRows > 0 {
+			j = min(j, i+c.set.PageRows-c.levels)
 		}
 		nonNull := j - i
 		if c.node.MaxDef > 0 {
@@ -196,22 +199,22 @@ func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
 				nonNull, _ = kernels.CountSetBits(valid, voff+i, j-i)
 			}
 			if err := c.defs.add(valid, voff+i, j-i); err != nil {
-				return fmt.Errorf("column %q: %w", c.path, err)
+				return fmt.Errorf("column %q: %w", c.Path, err)
 			}
 			c.defHist[0] += int64(j - i - nonNull)
 			c.defHist[1] += int64(nonNull)
 		}
 		if err := c.vals.put(i, j, valid, voff, nonNull); err != nil {
-			return fmt.Errorf("column %q: %w", c.path, err)
+			return fmt.Errorf("column %q: %w", c.Path, err)
 		}
 		c.levels += j - i
 		c.pageNulls += j - i - nonNull
-		if c.vals.pageBytes()+c.levels/8 >= c.set.pageSize || (c.set.pageRows > 0 && c.levels >= c.set.pageRows) {
+		if c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows) {
 			if err := c.flushPage(); err != nil {
 				return err
 			}
 		}
-		if db := c.vals.dictBytes(); db >= c.set.dictLimit {
+		if db := c.vals.dictBytes(); db >= c.set.DictLimit {
 			if err := c.fallback(); err != nil {
 				return err
 			}
@@ -224,7 +227,7 @@ func (c *columnWriter) writeFlat(arr arrow.Array, lo, hi int) error {
 // fallback ends dictionary encoding for the rest of the chunk: the page
 // so far is written with the dictionary, then the dictionary page, and
 // later pages use the non-dictionary encoding.
-func (c *columnWriter) fallback() error {
+func (c *Writer) fallback() error {
 	if err := c.flushPage(); err != nil {
 		return err
 	}
@@ -239,22 +242,22 @@ func (c *columnWriter) fallback() error {
 }
 
 // flushPage writes the page being filled, if it holds any slots.
-func (c *columnWriter) flushPage() error {
+func (c *Writer) flushPage() error {
 	if c.levels == 0 {
 		return nil
 	}
 	var st *footer.Statistics
-	if c.set.pageStats || c.idx.builder != nil && c.set.statistics {
+	if c.set.PageStats || c.Idx.builder != nil && c.set.Statistics {
 		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
 	}
 	hdrStats := st
-	if !c.set.pageStats {
+	if !c.set.PageStats {
 		hdrStats = nil
 	}
-	pageStart := len(c.data)
+	pageStart := len(c.Data)
 	body := c.body[:0]
 	levels, repBytes, rows := 0, 0, c.levels
-	if c.nested {
+	if c.Nested {
 		var defBytes int
 		var err error
 		if body, repBytes, defBytes, err = c.appendNestedLevels(body); err != nil {
@@ -263,12 +266,12 @@ func (c *columnWriter) flushPage() error {
 		levels, rows = repBytes+defBytes, c.pageRowsDone
 	} else if c.node.MaxDef > 0 {
 		at := len(body)
-		if c.set.pageVersion == PageV1 {
+		if c.set.PageVersion == PageV1 {
 			body = append(body, 0, 0, 0, 0)
 		}
 		body = c.defs.appendRLE(body)
 		levels = len(body) - at
-		if c.set.pageVersion == PageV1 {
+		if c.set.PageVersion == PageV1 {
 			levels -= 4
 			binary.LittleEndian.PutUint32(body[at:], uint32(levels))
 		}
@@ -278,14 +281,14 @@ func (c *columnWriter) flushPage() error {
 	body, enc, err := c.vals.flushPage(body, st)
 	c.body = body
 	if err != nil {
-		return fmt.Errorf("column %q: %w", c.path, err)
+		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	unpaid := false
 	if dictPages && !c.judged {
 		c.judged = true
 		unpaid = !c.dictPays(c.levels-c.pageNulls, len(body)-valsAt)
 	}
-	if c.set.pageVersion == PageV1 {
+	if c.set.PageVersion == PageV1 {
 		c.dph = footer.DataPageHeader{
 			NumValues:               int32(c.levels),
 			Encoding:                enc,
@@ -294,7 +297,7 @@ func (c *columnWriter) flushPage() error {
 			Statistics:              hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeData, DataPageHeader: &c.dph}
-		err = c.writePage(&c.data, body, 0, false, enc)
+		err = c.writePage(&c.Data, body, 0, false, enc)
 	} else {
 		c.dph2 = footer.DataPageHeaderV2{
 			NumValues:                  int32(c.levels),
@@ -306,7 +309,7 @@ func (c *columnWriter) flushPage() error {
 			Statistics:                 hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
-		err = c.writePage(&c.data, body, levels, true, enc)
+		err = c.writePage(&c.Data, body, levels, true, enc)
 	}
 	if err != nil {
 		return err
@@ -330,19 +333,19 @@ func (c *columnWriter) flushPage() error {
 // entry. A chunk of mostly distinct values (keys, free text) fails it and
 // falls back at once, as parquet-java's writer does, instead of growing
 // its dictionary to the size limit first.
-func (c *columnWriter) dictPays(values, idxBytes int) bool {
+func (c *Writer) dictPays(values, idxBytes int) bool {
 	db, n := c.vals.dictBytes(), c.vals.dictLen()
 	return n == 0 || int64(db+idxBytes) < int64(values)*int64(db)/int64(n)
 }
 
 // writeDictPage writes the dictionary page of the chunk.
-func (c *columnWriter) writeDictPage() error {
+func (c *Writer) writeDictPage() error {
 	plain, n := c.vals.dictPage(c.body[:0])
 	c.body = plain
 	c.dictCount = n
 	c.dictHdr = footer.DictionaryPageHeader{NumValues: int32(n), Encoding: footer.EncodingPlain}
 	c.hdr = footer.PageHeader{Type: footer.PageTypeDictionary, DictionaryPageHeader: &c.dictHdr}
-	return c.writePage(&c.dictPage, plain, 0, false, footer.EncodingPlain)
+	return c.writePage(&c.DictPage, plain, 0, false, footer.EncodingPlain)
 }
 
 // pageHeaderRoom is the room writePage reserves for a page header beside
@@ -354,18 +357,18 @@ const pageHeaderRoom = 64
 // version 2 page), completes c.hdr and appends the header and page to
 // *dst. For a version 2 page (v2) whose values do not shrink, the values
 // are stored uncompressed and is_compressed says so.
-func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc footer.Encoding) error {
+func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc footer.Encoding) error {
 	if len(body) > math.MaxInt32 {
-		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.path, len(body))
+		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.Path, len(body))
 	}
 	out, compressed := body, false
-	if c.set.codec != footer.CodecUncompressed {
-		c.comp.Snappy = c.snappy.Of(c.hdr.Type, enc)
-		packed, err := c.comp.Compress(c.set.codec, c.set.level, append(c.packed[:0], body[:keep]...), body[keep:])
-		c.comp.Snappy = nil
+	if c.set.Codec != footer.CodecUncompressed {
+		c.Comp.Snappy = c.snappy.Of(c.hdr.Type, enc)
+		packed, err := c.Comp.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
+		c.Comp.Snappy = nil
 		c.packed = packed
 		if err != nil {
-			return fmt.Errorf("column %q: %w", c.path, err)
+			return fmt.Errorf("column %q: %w", c.Path, err)
 		}
 		if !v2 || len(packed) < len(body) {
 			out, compressed = packed, true
@@ -375,14 +378,14 @@ func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, en
 		c.dph2.IsCompressed = footer.Some(compressed)
 	}
 	if len(out) > math.MaxInt32 {
-		return fmt.Errorf("%w: column %q: a compressed page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.path, len(out))
+		return fmt.Errorf("%w: column %q: a compressed page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.Path, len(out))
 	}
-	if c.crypt != nil {
+	if c.Crypt != nil {
 		return c.writeEncryptedPage(dst, body, out, enc)
 	}
 	c.hdr.UncompressedPageSize = int32(len(body))
 	c.hdr.CompressedPageSize = int32(len(out))
-	if c.set.crc {
+	if c.set.Crc {
 		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(out)))
 	}
 	before := len(*dst)
@@ -395,7 +398,7 @@ func (c *columnWriter) writePage(dst *[]byte, body []byte, keep int, v2 bool, en
 }
 
 // countPage adds a page to the chunk's encoding statistics.
-func (c *columnWriter) countPage(t footer.PageType, enc footer.Encoding) {
+func (c *Writer) countPage(t footer.PageType, enc footer.Encoding) {
 	for i := range c.encStats {
 		if s := &c.encStats[i]; s.PageType == t && s.Encoding == enc {
 			s.Count++
@@ -405,10 +408,10 @@ func (c *columnWriter) countPage(t footer.PageType, enc footer.Encoding) {
 	c.encStats = append(c.encStats, footer.PageEncodingStats{PageType: t, Encoding: enc, Count: 1})
 }
 
-// finishChunk writes the last page and the dictionary page and returns the
+// FinishChunk writes the last page and the dictionary page and returns the
 // chunk's metadata, with offsets relative to the chunk's first byte
 // (finalized by [columnWriter.place]).
-func (c *columnWriter) finishChunk() (*footer.ColumnMetaData, error) {
+func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 	if err := c.flushPage(); err != nil {
 		return nil, err
 	}
@@ -420,14 +423,14 @@ func (c *columnWriter) finishChunk() (*footer.ColumnMetaData, error) {
 	md := &footer.ColumnMetaData{
 		Type:                  c.node.Physical,
 		PathInSchema:          c.node.Path,
-		Codec:                 c.set.codec,
+		Codec:                 c.set.Codec,
 		NumValues:             c.numValues,
 		TotalUncompressedSize: c.uncompressed,
-		TotalCompressedSize:   int64(len(c.dictPage) + len(c.data)),
-		DataPageOffset:        int64(len(c.dictPage)),
+		TotalCompressedSize:   int64(len(c.DictPage) + len(c.Data)),
+		DataPageOffset:        int64(len(c.DictPage)),
 		EncodingStats:         append([]footer.PageEncodingStats(nil), c.encStats...),
 	}
-	if len(c.dictPage) > 0 {
+	if len(c.DictPage) > 0 {
 		md.DictionaryPageOffset = footer.Some(int64(0))
 	}
 	for _, s := range c.encStats {
@@ -436,7 +439,7 @@ func (c *columnWriter) finishChunk() (*footer.ColumnMetaData, error) {
 	if c.node.MaxDef > 0 || c.node.MaxRep > 0 {
 		md.Encodings = appendUnique(md.Encodings, footer.EncodingRLE)
 	}
-	if c.set.statistics {
+	if c.set.Statistics {
 		st := &footer.Statistics{NullCount: footer.Some(c.nulls)}
 		c.vals.chunkStats(st)
 		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
@@ -471,11 +474,22 @@ func appendUnique(list []footer.Encoding, e footer.Encoding) []footer.Encoding {
 	return append(list, e)
 }
 
-// place moves the offsets of md, relative to the chunk, to the file
+// Place moves the offsets of md, relative to the chunk, to the file
 // offset base where the chunk starts.
-func place(md *footer.ColumnMetaData, base int64) {
+func Place(md *footer.ColumnMetaData, base int64) {
 	md.DataPageOffset += base
 	if md.DictionaryPageOffset.Set {
 		md.DictionaryPageOffset.Value += base
 	}
+}
+
+// Check reports an Arrow type the column writer cannot convert, by binding
+// an empty array of it.
+func (c *Writer) Check(dt arrow.DataType) error {
+	arr := array.MakeArrayOfNull(memory.DefaultAllocator, dt, 0)
+	defer arr.Release()
+	if _, _, err := c.vals.bind(arr, 0, 0); err != nil {
+		return fmt.Errorf("column %q: %w", c.Path, err)
+	}
+	return nil
 }

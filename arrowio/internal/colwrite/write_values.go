@@ -1,4 +1,4 @@
-package arrowio
+package colwrite
 
 import (
 	"encoding/binary"
@@ -66,8 +66,8 @@ func validity(arr arrow.Array) ([]byte, int) {
 	return d.Buffers()[0].Bytes(), d.Offset()
 }
 
-// unitsPerSecond returns how many of an Arrow time unit make a second.
-func unitsPerSecond(u arrow.TimeUnit) int64 {
+// UnitsPerSecond returns how many of an Arrow time unit make a second.
+func UnitsPerSecond(u arrow.TimeUnit) int64 {
 	return [...]int64{1, 1e3, 1e6, 1e9}[u&3]
 }
 
@@ -142,13 +142,13 @@ func fixedSlots[T fixedValue](dst []T, arr arrow.Array, lo, hi int, n *footer.No
 		}
 		return viewOrConvert(out, bufferAs[int64](d, 1), off, lo, hi, dst)
 	case *arrow.Time32Type:
-		mul, div := unitRatio(unitsPerSecond(dt.Unit), leafUnitsPerSecond(n))
+		mul, div := unitRatio(UnitsPerSecond(dt.Unit), leafUnitsPerSecond(n))
 		return convertInto(out, bufferAs[int32](d, 1), off, lo, hi, mul, div, dst)
 	case *arrow.Time64Type:
-		mul, div := unitRatio(unitsPerSecond(dt.Unit), leafUnitsPerSecond(n))
+		mul, div := unitRatio(UnitsPerSecond(dt.Unit), leafUnitsPerSecond(n))
 		return convertInto(out, bufferAs[int64](d, 1), off, lo, hi, mul, div, dst)
 	case *arrow.TimestampType:
-		mul, div := unitRatio(unitsPerSecond(dt.Unit), leafUnitsPerSecond(n))
+		mul, div := unitRatio(UnitsPerSecond(dt.Unit), leafUnitsPerSecond(n))
 		return convertInto(out, bufferAs[int64](d, 1), off, lo, hi, mul, div, dst)
 	case *arrow.Decimal128Type:
 		// The low word of each little-endian two's complement value: the

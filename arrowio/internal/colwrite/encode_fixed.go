@@ -1,4 +1,4 @@
-package arrowio
+package colwrite
 
 import (
 	"fmt"
@@ -17,27 +17,27 @@ import (
 
 // newValueWriter returns the value writer of leaf n for Arrow arrays of
 // type dt.
-func newValueWriter(n *footer.Node, dt arrow.DataType, set columnSettings, order statOrder) (valueWriter, error) {
+func newValueWriter(n *footer.Node, dt arrow.DataType, set Settings, order statOrder) (valueWriter, error) {
 	switch n.Physical {
 	case footer.TypeBoolean:
-		return &boolWriter{fallbackEnc: set.encoding}, nil
+		return &boolWriter{fallbackEnc: set.Encoding}, nil
 	case footer.TypeInt32:
-		return &fixedWriter[int32, uint32]{node: n, order: order, fallbackEnc: set.encoding}, nil
+		return &fixedWriter[int32, uint32]{node: n, order: order, fallbackEnc: set.Encoding}, nil
 	case footer.TypeInt64:
-		return &fixedWriter[int64, uint64]{node: n, order: order, fallbackEnc: set.encoding}, nil
+		return &fixedWriter[int64, uint64]{node: n, order: order, fallbackEnc: set.Encoding}, nil
 	case footer.TypeFloat:
-		return &fixedWriter[float32, uint32]{node: n, order: order, fallbackEnc: set.encoding}, nil
+		return &fixedWriter[float32, uint32]{node: n, order: order, fallbackEnc: set.Encoding}, nil
 	case footer.TypeDouble:
-		return &fixedWriter[float64, uint64]{node: n, order: order, fallbackEnc: set.encoding}, nil
+		return &fixedWriter[float64, uint64]{node: n, order: order, fallbackEnc: set.Encoding}, nil
 	case footer.TypeByteArray:
 		text := isText(n)
 		switch valueType(dt).ID() {
 		case arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
-			return &bytesWriter[int64]{order: order, fallbackEnc: set.encoding, text: text, truncate: set.truncate}, nil
+			return &bytesWriter[int64]{order: order, fallbackEnc: set.Encoding, text: text, truncate: set.Truncate}, nil
 		}
-		return &bytesWriter[int32]{order: order, fallbackEnc: set.encoding, text: text, truncate: set.truncate}, nil
+		return &bytesWriter[int32]{order: order, fallbackEnc: set.Encoding, text: text, truncate: set.Truncate}, nil
 	case footer.TypeFixedLenByteArray:
-		return &flbaWriter{node: n, width: int(n.TypeLength), order: order, fallbackEnc: set.encoding, truncate: set.truncate}, nil
+		return &flbaWriter{node: n, width: int(n.TypeLength), order: order, fallbackEnc: set.Encoding, truncate: set.Truncate}, nil
 	}
 	return nil, fmt.Errorf("%w: writing %s columns", errs.ErrUnsupported, n.Physical)
 }

@@ -1,4 +1,4 @@
-package arrowio
+package colwrite
 
 import (
 	"slices"
@@ -15,8 +15,8 @@ import (
 // once more and clears twice its size (a tenth of a plain write). Chunks
 // that compress or use a dictionary end up much smaller than their values,
 // so they grow as they go.
-func (c *columnWriter) reservePlain(arr arrow.Array, lo, hi int) {
-	if c.set.codec != footer.CodecUncompressed || c.set.dictionary || c.set.encoding != footer.EncodingPlain || hi <= lo {
+func (c *Writer) reservePlain(arr arrow.Array, lo, hi int) {
+	if c.set.Codec != footer.CodecUncompressed || c.set.Dictionary || c.set.Encoding != footer.EncodingPlain || hi <= lo {
 		return
 	}
 	n := hi - lo
@@ -41,7 +41,7 @@ func (c *columnWriter) reservePlain(arr arrow.Array, lo, hi int) {
 	}
 	// Definition levels, page headers and the odd short page.
 	size += n/4 + 4096
-	if cap(c.data)-len(c.data) < size {
-		c.data = slices.Grow(c.data, size)
+	if cap(c.Data)-len(c.Data) < size {
+		c.Data = slices.Grow(c.Data, size)
 	}
 }

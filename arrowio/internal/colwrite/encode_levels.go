@@ -1,4 +1,4 @@
-package arrowio
+package colwrite
 
 import (
 	"encoding/binary"
@@ -43,13 +43,13 @@ const minLevelRun = 4
 
 // appendRLE appends the levels in the hybrid encoding (without a length
 // prefix).
-func (d *defBitmap) appendRLE(dst []byte) []byte { return appendBitsRLE(dst, d.bits, d.n) }
+func (d *defBitmap) appendRLE(dst []byte) []byte { return AppendBitsRLE(dst, d.bits, d.n) }
 
-// appendBitsRLE appends the first n bits of the LSB-first bitmap b as a
+// AppendBitsRLE appends the first n bits of the LSB-first bitmap b as a
 // bit-width-1 RLE/bit-packing hybrid stream: runs of at least minLevelRun
 // whole 0x00 or 0xff bytes become RLE runs, other bytes bit-packed groups.
 // Bits of b past n are cleared.
-func appendBitsRLE(dst, b []byte, n int) []byte {
+func AppendBitsRLE(dst, b []byte, n int) []byte {
 	b = b[:(n+7)/8]
 	if n%8 != 0 {
 		// The last group's padding must not extend a run of ones.
