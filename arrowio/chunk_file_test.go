@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -187,36 +189,36 @@ func pagesChunk(rng *rand.Rand, pages int) []byte {
 // the file iterator materializes, unless skip says to leave a page's rest
 // unread) or whether they fail.
 func comparePageIterators(file []byte, base int64, chunk []byte, window int, skip func() bool) error {
-	mem := pageIterator{data: chunk, base: base}
-	var fromFile pageIterator
-	fromFile.attachFile(bytes.NewReader(file), base, base+int64(len(chunk)), window)
-	defer fromFile.releaseWindow()
+	mem := page.Iterator{Data: chunk, Base: base}
+	var fromFile page.Iterator
+	fromFile.AttachFile(bytes.NewReader(file), base, base+int64(len(chunk)), window)
+	defer fromFile.ReleaseWindow()
 	for page := 0; ; page++ {
-		want, wok, werr := mem.next()
-		got, gok, gerr := fromFile.next()
+		want, wok, werr := mem.Next()
+		got, gok, gerr := fromFile.Next()
 		if (werr == nil) != (gerr == nil) || wok != gok {
 			return fmt.Errorf("page %d: from the file ok=%v, %v; in memory ok=%v, %v", page, gok, gerr, wok, werr)
 		}
 		if !wok || werr != nil {
-			if !fromFile.exhausted() && werr == nil {
+			if !fromFile.Exhausted() && werr == nil {
 				return fmt.Errorf("page %d: the file iterator is not exhausted at the end", page)
 			}
 			return nil
 		}
-		if got.offset != want.offset || got.header.Type != want.header.Type ||
-			got.header.CompressedPageSize != want.header.CompressedPageSize || fromFile.ordinal != mem.ordinal {
-			return fmt.Errorf("page %d: from the file %+v (ordinal %d), in memory %+v (%d)", page, got.header, fromFile.ordinal, want.header, mem.ordinal)
+		if got.Offset != want.Offset || got.Header.Type != want.Header.Type ||
+			got.Header.CompressedPageSize != want.Header.CompressedPageSize || fromFile.Ordinal != mem.Ordinal {
+			return fmt.Errorf("page %d: from the file %+v (ordinal %d), in memory %+v (%d)", page, got.Header, fromFile.Ordinal, want.Header, mem.Ordinal)
 		}
-		if len(got.payload)+got.more != len(want.payload) || !bytes.Equal(got.payload, want.payload[:len(got.payload)]) {
-			return fmt.Errorf("page %d: %d+%d payload bytes from the file, %d in memory, or they differ", page, len(got.payload), got.more, len(want.payload))
+		if len(got.Payload)+got.More != len(want.Payload) || !bytes.Equal(got.Payload, want.Payload[:len(got.Payload)]) {
+			return fmt.Errorf("page %d: %d+%d payload bytes from the file, %d in memory, or they differ", page, len(got.Payload), got.More, len(want.Payload))
 		}
-		if got.more > 0 && skip() {
+		if got.More > 0 && skip() {
 			continue
 		}
-		if err := fromFile.materialize(&got); err != nil {
+		if err := fromFile.Materialize(&got); err != nil {
 			return fmt.Errorf("page %d: materialize: %v", page, err)
 		}
-		if !bytes.Equal(got.payload, want.payload) {
+		if !bytes.Equal(got.Payload, want.Payload) {
 			return fmt.Errorf("page %d: materialized payload differs", page)
 		}
 	}

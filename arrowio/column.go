@@ -6,8 +6,11 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/levels"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -28,7 +31,7 @@ type leafReader struct {
 	mem      memory.Allocator
 	t        target
 
-	pages   pageIterator
+	pages   page.Iterator
 	dec     *codec.Decompressor
 	pageBuf []byte
 	dict    *dictionary // &dictStore once the chunk's dictionary page is read
@@ -93,7 +96,7 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		codec:        md.Codec,
 		mem:          opts.allocator(),
 		t:            t,
-		pages:        pageIterator{data: chunk, base: base, verifyCRC: opts.VerifyCRC},
+		pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
 		dec:          dec,
 		page:         -1,
 		rows:         rows,
@@ -119,7 +122,7 @@ func (l *leafReader) corrupt(err error) error {
 	if errors.Is(err, kernels.ErrOffsetOverflow) {
 		err = fmt.Errorf("%w: %w; read the column as large_string/large_binary (SchemaOptions.Strings) or in smaller batches", errs.ErrUnsupported, err)
 	}
-	var fe *fileReadError
+	var fe *page.ReadError
 	switch {
 	case errors.As(err, &ce):
 		return err
@@ -135,7 +138,7 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", errs.ErrCorrupt, n, l.rows))
 	}
 	out := &l.out
-	out.init(l.mem, &l.t, n, batchSlots(n, l.pages.chunkBytes()), l.node.MaxDef > 0, l.dataHint(n))
+	out.init(l.mem, &l.t, n, batchSlots(n, l.pages.ChunkBytes()), l.node.MaxDef > 0, l.dataHint(n))
 	err := l.fill(out, n)
 	if err == nil && l.t.kind == dictTarget {
 		// The chunk's dictionary page comes before its data pages, so
@@ -216,7 +219,7 @@ func (l *leafReader) dataHint(n int) int {
 		return 0
 	}
 	share := float64(l.uncompressed) / float64(l.totalRows) * float64(n)
-	return int(min(share, 64*float64(l.pages.chunkBytes()), 1<<31))
+	return int(min(share, 64*float64(l.pages.ChunkBytes()), 1<<31))
 }
 
 // fill decodes n rows into out, crossing pages as needed.
@@ -277,18 +280,18 @@ func (l *leafReader) fill(out *colOut, n int) error {
 // unknown types are skipped.
 func (l *leafReader) nextPage(out *colOut, at, n int) error {
 	for {
-		p, ok, err := l.pages.next()
-		l.page = l.pages.ordinal - 1
-		l.pageOff = p.offset
+		p, ok, err := l.pages.Next()
+		l.page = l.pages.Ordinal - 1
+		l.pageOff = p.Offset
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return fmt.Errorf("%w: column chunk ended with %d rows still to read", errs.ErrCorrupt, l.rows)
 		}
-		switch p.header.Type {
+		switch p.Header.Type {
 		case footer.PageTypeDictionary:
-			if err := l.pages.materialize(&p); err != nil {
+			if err := l.pages.Materialize(&p); err != nil {
 				return err
 			}
 			if err := l.readDictionary(&p); err != nil {
@@ -310,12 +313,12 @@ func (l *leafReader) nextPage(out *colOut, at, n int) error {
 // straight from the file (startPlacedPage) or from the decompressor
 // (startDirectPage) when they can; other pages are decompressed into the
 // page buffer and decoded from it.
-func (l *leafReader) startData(p *rawPage, out *colOut, at, n int) error {
-	if p.more > 0 {
+func (l *leafReader) startData(p *page.Raw, out *colOut, at, n int) error {
+	if p.More > 0 {
 		if placed, err := l.startPlacedPage(p); placed || err != nil {
 			return err
 		}
-		if err := l.pages.materialize(p); err != nil {
+		if err := l.pages.Materialize(p); err != nil {
 			return err
 		}
 	}
@@ -332,8 +335,8 @@ func (l *leafReader) pageBuffer(n int) []byte {
 		return nil
 	}
 	if cap(l.pageBuf) < n {
-		putBytes(l.pageBuf)
-		l.pageBuf = getBytes(n)
+		arrowmem.PutBytes(l.pageBuf)
+		l.pageBuf = arrowmem.GetBytes(n)
 	}
 	return l.pageBuf[:n]
 }
@@ -341,7 +344,7 @@ func (l *leafReader) pageBuffer(n int) []byte {
 // attach makes chunk, a pooled buffer of the column chunk's bytes, the
 // leaf's to decode and to return.
 func (l *leafReader) attach(chunk []byte) {
-	l.pages.data, l.chunkBuf = chunk, chunk
+	l.pages.Data, l.chunkBuf = chunk, chunk
 }
 
 // release returns the leaf's pooled buffers, and the leaf to its pool.
@@ -361,14 +364,14 @@ func (l *leafReader) release() {
 // read one after another pass the same few page, index and dictionary
 // buffers on instead of each holding its own until the group ends.
 func (l *leafReader) releaseBuffers() {
-	putBytes(l.chunkBuf)
-	l.pages.releaseWindow()
-	l.chunkBuf, l.pages.data = nil, nil
-	putBytes(l.pageBuf)
-	putBytes(l.placed.bounce)
+	arrowmem.PutBytes(l.chunkBuf)
+	l.pages.ReleaseWindow()
+	l.chunkBuf, l.pages.Data = nil, nil
+	arrowmem.PutBytes(l.pageBuf)
+	arrowmem.PutBytes(l.placed.bounce)
 	l.placed.bounce = nil
-	putBytes(bytesOf(l.idx))
-	putBytes(bytesOf(l.msbScratch))
+	arrowmem.PutBytes(bytesOf(l.idx))
+	arrowmem.PutBytes(bytesOf(l.msbScratch))
 	l.msbScratch = nil
 	if l.dict != nil {
 		l.dict.release()
@@ -379,8 +382,8 @@ func (l *leafReader) releaseBuffers() {
 	l.pageBuf, l.idx, l.dict, l.dictArr = nil, nil, nil, nil
 }
 
-func (l *leafReader) readDictionary(p *rawPage) error {
-	dh := p.header.DictionaryPageHeader
+func (l *leafReader) readDictionary(p *page.Raw) error {
+	dh := p.Header.DictionaryPageHeader
 	if dh == nil {
 		return fmt.Errorf("%w: DICTIONARY_PAGE without dictionary_page_header", errs.ErrCorrupt)
 	}
@@ -391,7 +394,7 @@ func (l *leafReader) readDictionary(p *rawPage) error {
 		return nil // a column of nulls reads no values
 	}
 	// newDictionary copies what it keeps, so the page can use the buffer.
-	body, err := l.dec.Decompress(l.codec, l.pageBuffer(max(int(p.header.UncompressedPageSize), 0)), p.payload, int(p.header.UncompressedPageSize))
+	body, err := l.dec.Decompress(l.codec, l.pageBuffer(max(int(p.Header.UncompressedPageSize), 0)), p.Payload, int(p.Header.UncompressedPageSize))
 	if err != nil {
 		return err
 	}
@@ -408,12 +411,12 @@ func (l *leafReader) readDictionary(p *rawPage) error {
 	return nil
 }
 
-func (l *leafReader) startDataPage(p *rawPage) error {
-	size := int(p.header.UncompressedPageSize)
+func (l *leafReader) startDataPage(p *page.Raw) error {
+	size := int(p.Header.UncompressedPageSize)
 	if size < 0 {
 		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
 	}
-	dp, err := splitDataPage(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
+	dp, err := page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
 	if err != nil {
 		return err
 	}
@@ -422,47 +425,47 @@ func (l *leafReader) startDataPage(p *rawPage) error {
 
 // usePage prepares the levels and values of data page dp. vd decodes its
 // values, or nil for the leaf's decoder of the page's encoding.
-func (l *leafReader) usePage(dp dataPage, vd valueDecoder) error {
-	if int64(dp.numValues) > l.rows {
-		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", errs.ErrCorrupt, dp.numValues, l.rows)
+func (l *leafReader) usePage(dp page.Data, vd valueDecoder) error {
+	if int64(dp.NumValues) > l.rows {
+		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", errs.ErrCorrupt, dp.NumValues, l.rows)
 	}
 	l.msbDefs = nil
 	switch {
 	case l.node.MaxDef == 0:
-	case dp.levelEncoding == footer.EncodingRLE:
-		l.defs.Reset(dp.defLevels, levels.Width(l.node.MaxDef))
+	case dp.LevelEncoding == footer.EncodingRLE:
+		l.defs.Reset(dp.DefLevels, levels.Width(l.node.MaxDef))
 	default:
 		// The deprecated BIT_PACKED levels (old parquet-mr files): split
 		// off exactly numValues levels' bits by splitDataPage, so the
 		// scratch is bounded by the page.
-		if cap(l.msbScratch) < dp.numValues {
-			putBytes(bytesOf(l.msbScratch))
-			l.msbScratch = castBytes[int16](getBytes(2 * dp.numValues))
+		if cap(l.msbScratch) < dp.NumValues {
+			arrowmem.PutBytes(bytesOf(l.msbScratch))
+			l.msbScratch = castBytes[int16](arrowmem.GetBytes(2 * dp.NumValues))
 		}
-		l.msbDefs = l.msbScratch[:dp.numValues]
-		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.defLevels, levels.Width(l.node.MaxDef), l.node.MaxDef); err != nil {
+		l.msbDefs = l.msbScratch[:dp.NumValues]
+		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.DefLevels, levels.Width(l.node.MaxDef), l.node.MaxDef); err != nil {
 			return err
 		}
 	}
 	if l.t.kind != nullTarget {
 		if vd == nil {
-			vd = l.decoders.get(dp.encoding)
+			vd = l.decoders.get(dp.Encoding)
 		}
 		if vd == nil {
 			var err error
 			if l.t.kind == dictTarget {
-				vd, err = newDictValueDecoder(dp.encoding, &l.t, l.dict, &l.idx)
+				vd, err = newDictValueDecoder(dp.Encoding, &l.t, l.dict, &l.idx)
 			} else {
-				vd, err = newValueDecoder(dp.encoding, &l.t, l.dict, &l.idx)
+				vd, err = newValueDecoder(dp.Encoding, &l.t, l.dict, &l.idx)
 			}
 			if err != nil {
 				return err
 			}
-			l.decoders.set(dp.encoding, vd)
+			l.decoders.set(dp.Encoding, vd)
 		}
 		l.values, l.started = vd, false
-		l.pageValues, l.pageCount = dp.values, dp.numValues
+		l.pageValues, l.pageCount = dp.Values, dp.NumValues
 	}
-	l.left = dp.numValues
+	l.left = dp.NumValues
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
@@ -269,8 +270,8 @@ func (d *dictDecoder) start(src []byte, count int) error {
 
 func (d *dictDecoder) next(out *colOut, at, k int) error {
 	if cap(*d.idx) < k {
-		putBytes(bytesOf(*d.idx))
-		*d.idx = castBytes[uint32](getBytes(4 * k))
+		arrowmem.PutBytes(bytesOf(*d.idx))
+		*d.idx = castBytes[uint32](arrowmem.GetBytes(4 * k))
 	}
 	idx := (*d.idx)[:k]
 	if _, err := d.dec.DecodeUint32(idx); err != nil {

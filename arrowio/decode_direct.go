@@ -3,6 +3,8 @@ package arrowio
 import (
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/quiverio/quiver/footer"
@@ -17,33 +19,33 @@ import (
 // buffers as fill grows them. It reports false, having done nothing but
 // that growth, for any other page, and for pages whose header does not
 // add up, which the page buffer's path then reports.
-func (l *leafReader) startDirectPage(p *rawPage, out *colOut, at, n int) (bool, error) {
-	if l.codec == footer.CodecUncompressed || p.more > 0 || !l.copiesValues() {
+func (l *leafReader) startDirectPage(p *page.Raw, out *colOut, at, n int) (bool, error) {
+	if l.codec == footer.CodecUncompressed || p.More > 0 || !l.copiesValues() {
 		return false, nil
 	}
-	h := &p.header
-	var dp dataPage
-	values, size := p.payload, int(h.UncompressedPageSize)
+	h := &p.Header
+	var dp page.Data
+	values, size := p.Payload, int(h.UncompressedPageSize)
 	switch {
 	case h.Type == footer.PageTypeData && h.DataPageHeader != nil && l.node.MaxDef == 0 && l.node.MaxRep == 0:
 		dh := h.DataPageHeader
-		dp = dataPage{numValues: int(dh.NumValues), encoding: dh.Encoding, levelEncoding: footer.EncodingRLE}
+		dp = page.Data{NumValues: int(dh.NumValues), Encoding: dh.Encoding, LevelEncoding: footer.EncodingRLE}
 	case h.Type == footer.PageTypeDataV2:
 		if compressed, ok := h.DataPageHeaderV2.IsCompressed.Get(); ok && !compressed {
 			return false, nil
 		}
 		var err error
-		if dp, values, err = splitV2Levels(p); err != nil {
+		if dp, values, err = page.SplitV2Levels(p); err != nil {
 			return false, nil
 		}
-		size -= len(p.payload) - len(values)
+		size -= len(p.Payload) - len(values)
 	default:
 		return false, nil
 	}
-	present := dp.numValues - dp.numNulls
+	present := dp.NumValues - dp.NumNulls
 	w := l.t.width
-	if dp.encoding != footer.EncodingPlain || dp.numValues < 0 || dp.numValues > n-at || size != present*w ||
-		out.growStep(at, dp.numValues) < dp.numValues {
+	if dp.Encoding != footer.EncodingPlain || dp.NumValues < 0 || dp.NumValues > n-at || size != present*w ||
+		out.growStep(at, dp.NumValues) < dp.NumValues {
 		return false, nil
 	}
 	if _, err := l.dec.Decompress(l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -115,7 +117,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 			Encoding: footer.EncodingPlain, DefinitionLevelsByteLength: int32(len(levels))},
 	}
 	chunk := append(append(footer.Marshal(nil, &h), levels...), values...)
-	l.pages = pageIterator{data: chunk}
+	l.pages = page.Iterator{Data: chunk}
 	arr, err := l.readRows(100, new(codec.Decompressor))
 	if err == nil {
 		arr.Release()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
@@ -34,7 +35,7 @@ type pagedFixed struct {
 }
 
 func (p *pagedFixed) releaseScratch() {
-	putBytes(p.scratch)
+	arrowmem.PutBytes(p.scratch)
 	p.scratch, p.vals = nil, nil
 }
 
@@ -54,8 +55,8 @@ func (p *pagedFixed) next(out *colOut, at, k int) error {
 			return err
 		}
 		if cap(p.scratch) < p.n*w {
-			putBytes(p.scratch)
-			p.scratch = getBytes(p.n * w)
+			arrowmem.PutBytes(p.scratch)
+			p.scratch = arrowmem.GetBytes(p.n * w)
 		}
 		p.vals = p.scratch[:p.n*w]
 		if err := p.decode(p.vals); err != nil {
@@ -192,16 +193,16 @@ func (d *deltaBinary) start(src []byte, count int) error {
 	}
 	d.src, d.n, d.pos, d.decoded = src, h.Count, 0, false
 	if cap(d.prefix) < d.n {
-		putBytes(bytesOf(d.prefix))
-		d.prefix = castBytes[int32](getBytes(4 * d.n))
+		arrowmem.PutBytes(bytesOf(d.prefix))
+		d.prefix = castBytes[int32](arrowmem.GetBytes(4 * d.n))
 	}
 	return nil
 }
 
 func (d *deltaBinary) releaseScratch() {
-	putBytes(bytesOf(d.prefix))
-	putBytes(bytesOf(d.offsets))
-	putBytes(d.data)
+	arrowmem.PutBytes(bytesOf(d.prefix))
+	arrowmem.PutBytes(bytesOf(d.offsets))
+	arrowmem.PutBytes(d.data)
 	d.prefix, d.offsets, d.data, d.src = nil, nil, nil, nil
 }
 
@@ -227,15 +228,15 @@ func decodeDelta[O int32 | int64](enc footer.Encoding, offsets []O, prefix []int
 // decodeScratch decodes the page into the scratch offsets and data.
 func (d *deltaBinary) decodeScratch() error {
 	if cap(d.offsets) < d.n+1 {
-		putBytes(bytesOf(d.offsets))
-		d.offsets = castBytes[int64](getBytes(8 * (d.n + 1)))
+		arrowmem.PutBytes(bytesOf(d.offsets))
+		d.offsets = castBytes[int64](arrowmem.GetBytes(8 * (d.n + 1)))
 	}
 	d.offsets = d.offsets[:d.n+1]
 	d.offsets[0] = 0
 	_, err := decodeDelta(d.enc, d.offsets, d.prefix[:d.n], d.src, func(size int) []byte {
 		if cap(d.data) < size+16 {
-			putBytes(d.data)
-			d.data = getBytes(size + 16)
+			arrowmem.PutBytes(d.data)
+			d.data = arrowmem.GetBytes(size + 16)
 		}
 		d.data = d.data[:size+16]
 		return d.data

@@ -46,8 +46,8 @@ type dictIndexDecoder struct{ dictDecoder }
 
 func (d *dictIndexDecoder) next(out *colOut, at, k int) error {
 	if cap(*d.idx) < k {
-		putBytes(bytesOf(*d.idx))
-		*d.idx = castBytes[uint32](getBytes(4 * k))
+		arrowmem.PutBytes(bytesOf(*d.idx))
+		*d.idx = castBytes[uint32](arrowmem.GetBytes(4 * k))
 	}
 	idx := (*d.idx)[:k]
 	if _, err := d.dec.DecodeIndices(idx, d.dict.len); err != nil {

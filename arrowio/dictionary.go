@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/kernels"
@@ -43,10 +44,10 @@ func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, pag
 		if err != nil {
 			return nil, err
 		}
-		d.values = getBytes(count * t.width)
+		d.values = arrowmem.GetBytes(count * t.width)
 		err = putDecimals(d.values, t.width, offsets, data)
-		putBytes(data)
-		putBytes(bytesOf(offsets))
+		arrowmem.PutBytes(data)
+		arrowmem.PutBytes(bytesOf(offsets))
 		if err != nil {
 			d.release()
 			return nil, err
@@ -56,7 +57,7 @@ func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, pag
 		if t.physWidth == 0 || need/t.physWidth != count || need > len(page) {
 			return nil, errShortPage(fmt.Sprintf("dictionary of %d values of %d bytes", count, t.physWidth), need, len(page))
 		}
-		d.values = getBytes(count * t.width)
+		d.values = arrowmem.GetBytes(count * t.width)
 		if t.conv == nil {
 			copy(d.values, page[:need])
 		} else {
@@ -117,13 +118,13 @@ func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 	if count > len(page)/4 {
 		return nil, nil, errShortPage(fmt.Sprintf("dictionary of %d byte arrays", count), 4*count, len(page))
 	}
-	offsets := castBytes[int32](getBytes(4 * (count + 1)))
+	offsets := castBytes[int32](arrowmem.GetBytes(4 * (count + 1)))
 	offsets[0] = 0
-	data := getBytes(len(page) + kernels.GatherSlack) // the slack a ByteArrayDict wants
+	data := arrowmem.GetBytes(len(page) + kernels.GatherSlack) // the slack a ByteArrayDict wants
 	n, _, err := kernels.PlainByteArray(offsets, data, page)
 	if err != nil {
-		putBytes(bytesOf(offsets))
-		putBytes(data)
+		arrowmem.PutBytes(bytesOf(offsets))
+		arrowmem.PutBytes(data)
 		return nil, nil, err
 	}
 	return offsets, data[:n], nil
@@ -131,8 +132,8 @@ func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 
 // release returns the dictionary's pooled buffers; it is not used again.
 func (d *dictionary) release() {
-	putBytes(d.values)
-	putBytes(bytesOf(d.offsets))
-	putBytes(d.data)
+	arrowmem.PutBytes(d.values)
+	arrowmem.PutBytes(bytesOf(d.offsets))
+	arrowmem.PutBytes(d.data)
 	*d = dictionary{}
 }

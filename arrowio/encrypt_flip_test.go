@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -40,7 +42,7 @@ func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []
 			if cc.CryptoMetadata != nil && rd.crypt.Algorithm() == encrypt.AesGcmV1 {
 				continue
 			}
-			start, length, err := chunkRange(cc.MetaData, int64(len(img)), false)
+			start, length, err := page.ChunkRange(cc.MetaData, int64(len(img)), false)
 			if err != nil {
 				t.Fatalf("row group %d, column %d: %v", i, j, err)
 			}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -205,7 +207,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 	pagesEnd := int64(4)
 	for _, rg := range r.Metadata().RowGroups {
 		for _, cc := range rg.Columns {
-			start, length, err := chunkRange(cc.MetaData, r.ft.MetaOffset, false)
+			start, length, err := page.ChunkRange(cc.MetaData, r.ft.MetaOffset, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +250,7 @@ func TestDictionaryPrunesRowGroup(t *testing.T) {
 		t.Fatalf("%d rows of kiwi, want %d", n, rows/3)
 	}
 	md := r.Metadata().RowGroups[0].Columns[1].MetaData
-	start, length, err := chunkRange(md, r.ft.MetaOffset, false)
+	start, length, err := page.ChunkRange(md, r.ft.MetaOffset, false)
 	if err != nil {
 		t.Fatal(err)
 	}

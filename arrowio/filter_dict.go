@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
@@ -63,7 +65,7 @@ func dictionaryOnly(md *footer.ColumnMetaData) bool {
 // chunk when it fits in dictPruneBytes, and splits its values; nil when it
 // is larger or the chunk does not start with one.
 func (r *Reader) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node, dec *codec.Decompressor) ([][]byte, error) {
-	start, length, err := chunkRange(md, r.ft.MetaOffset, false)
+	start, length, err := page.ChunkRange(md, r.ft.MetaOffset, false)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errs.ErrCorrupt, err)
 	}

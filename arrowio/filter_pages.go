@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -25,7 +28,7 @@ type rowGroupIndex struct {
 
 func (x *rowGroupIndex) release() {
 	for _, b := range x.bufs {
-		putBytes(b)
+		arrowmem.PutBytes(b)
 	}
 	x.bufs = nil
 }
@@ -120,7 +123,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	var buffers [][]byte
 	defer func() {
 		for _, b := range buffers {
-			putBytes(b)
+			arrowmem.PutBytes(b)
 		}
 	}()
 	dec := decompressors.Get().(*codec.Decompressor)
@@ -146,7 +149,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 			return nil, &errs.CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
 				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
 		}
-		start, length, err := chunkRange(md, r.ft.MetaOffset, r.padChunks)
+		start, length, err := page.ChunkRange(md, r.ft.MetaOffset, r.padChunks)
 		if err != nil {
 			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
@@ -199,7 +202,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 			for _, b := range parts {
 				total += len(b)
 			}
-			data := getBytes(total)[:0]
+			data := arrowmem.GetBytes(total)[:0]
 			for _, b := range parts {
 				data = append(data, b...)
 			}
@@ -231,7 +234,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	if err != nil {
 		return nil, err
 	}
-	if lr, ok := l.(*leafReader); ok && rows < n && (lr.left != 0 || !lr.pages.exhausted()) {
+	if lr, ok := l.(*leafReader); ok && rows < n && (lr.left != 0 || !lr.pages.Exhausted()) {
 		arr.Release()
 		return nil, &errs.CorruptError{Offset: chunks[0].base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", errs.ErrCorrupt)}

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/schema"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
@@ -60,7 +63,7 @@ func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk
 			codec:        md.Codec,
 			mem:          opts.allocator(),
 			t:            t,
-			pages:        pageIterator{data: chunk, base: base, verifyCRC: opts.VerifyCRC},
+			pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
 			page:         -1,
 			rows:         rows,
 			totalRows:    rows,
@@ -141,7 +144,7 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 				return 0, err
 			}
 			values, done = values+k, len(l.def)
-			if rows == n && (int64(n) == l.rows && l.levelsLeft <= 0 || l.pages.exhausted()) {
+			if rows == n && (int64(n) == l.rows && l.levelsLeft <= 0 || l.pages.Exhausted()) {
 				// The row group's last row ends with the chunk's last
 				// level (pages past the chunk's declared levels are not
 				// read: a padded chunk may hold the next chunk's).
@@ -191,14 +194,14 @@ func (l *nestedLeaf) decodeLevels(k int) error {
 }
 
 // growLevels returns s resized to n, keeping its contents. Level buffers
-// come from the byte pools (see getBytes) and go back to them when they
+// come from the byte pools (see arrowmem.GetBytes) and go back to them when they
 // grow and when the reader is released, so that a read does not allocate
 // and zero fresh levels for every row group.
 func growLevels(s []int16, n int) []int16 {
 	if n <= cap(s) {
 		return s[:n]
 	}
-	b := getBytes(2 * max(n, 2*cap(s), levelChunk))
+	b := arrowmem.GetBytes(2 * max(n, 2*cap(s), levelChunk))
 	g := unsafe.Slice((*int16)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/2)[:n]
 	copy(g, s)
 	putLevels(s)
@@ -209,7 +212,7 @@ func growLevels(s []int16, n int) []int16 {
 // must not be used afterwards.
 func putLevels(s []int16) {
 	if cap(s) > 0 {
-		putBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 2*cap(s)))
+		arrowmem.PutBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 2*cap(s)))
 	}
 }
 
@@ -255,7 +258,7 @@ func (l *nestedLeaf) valueHint(n int) int {
 	if l.totalRows > 0 && l.chunkLevels > 0 {
 		est = float64(l.chunkLevels) / float64(l.totalRows) * float64(n)
 	}
-	return int(min(est, 64*float64(l.pages.chunkBytes()), 1<<26))
+	return int(min(est, 64*float64(l.pages.ChunkBytes()), 1<<26))
 }
 
 // nextPage reads pages until the next data page and prepares its levels
@@ -263,16 +266,16 @@ func (l *nestedLeaf) valueHint(n int) int {
 // skipped.
 func (l *nestedLeaf) nextPage() error {
 	for {
-		p, ok, err := l.pages.next()
-		l.page = l.pages.ordinal - 1
-		l.pageOff = p.offset
+		p, ok, err := l.pages.Next()
+		l.page = l.pages.Ordinal - 1
+		l.pageOff = p.Offset
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return fmt.Errorf("%w: column chunk ended with rows still to read", errs.ErrCorrupt)
 		}
-		switch p.header.Type {
+		switch p.Header.Type {
 		case footer.PageTypeDictionary:
 			if err := l.readDictionary(&p); err != nil {
 				return err
@@ -289,38 +292,38 @@ func (l *nestedLeaf) nextPage() error {
 }
 
 // startPage prepares data page p: its level readers and value decoder.
-func (l *nestedLeaf) startPage(p *rawPage) error {
-	size := int(p.header.UncompressedPageSize)
+func (l *nestedLeaf) startPage(p *page.Raw) error {
+	size := int(p.Header.UncompressedPageSize)
 	if size < 0 {
 		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
 	}
-	dp, err := splitDataPage(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.maxDef, l.maxRep)
+	dp, err := page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.maxDef, l.maxRep)
 	if err != nil {
 		return err
 	}
 	if l.maxRep > 0 {
-		if err := l.reps.reset(dp.levelEncoding, dp.repLevels, dp.numValues, l.maxRep); err != nil {
+		if err := l.reps.reset(dp.LevelEncoding, dp.RepLevels, dp.NumValues, l.maxRep); err != nil {
 			return err
 		}
 	}
 	if l.maxDef > 0 {
-		if err := l.defs.reset(dp.levelEncoding, dp.defLevels, dp.numValues, l.maxDef); err != nil {
+		if err := l.defs.reset(dp.LevelEncoding, dp.DefLevels, dp.NumValues, l.maxDef); err != nil {
 			return err
 		}
 	}
 	if l.t.kind != nullTarget {
-		vd := l.decoders.get(dp.encoding)
+		vd := l.decoders.get(dp.Encoding)
 		if vd == nil {
-			if vd, err = newValueDecoder(dp.encoding, &l.t, l.dict, &l.idx); err != nil {
+			if vd, err = newValueDecoder(dp.Encoding, &l.t, l.dict, &l.idx); err != nil {
 				return err
 			}
-			l.decoders.set(dp.encoding, vd)
+			l.decoders.set(dp.Encoding, vd)
 		}
 		l.values, l.started = vd, false
-		l.pageValues, l.pageCount = dp.values, dp.numValues
+		l.pageValues, l.pageCount = dp.Values, dp.NumValues
 	}
-	l.left = dp.numValues
-	l.levelsLeft -= int64(dp.numValues)
+	l.left = dp.NumValues
+	l.levelsLeft -= int64(dp.NumValues)
 	return nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -301,24 +303,24 @@ func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (de
 			continue // pqarrow writes an empty record's chunks without pages
 		}
 		md := g.Columns[leaf.Column].MetaData
-		start, length, err := chunkRange(md, int64(len(file)), false)
+		start, length, err := page.ChunkRange(md, int64(len(file)), false)
 		if err != nil {
 			t.Fatalf("row group %d: %v", rg, err)
 		}
-		it := pageIterator{data: file[start : start+length], base: start}
+		it := page.Iterator{Data: file[start : start+length], Base: start}
 		for {
-			p, ok, err := it.next()
+			p, ok, err := it.Next()
 			if err != nil {
 				t.Fatalf("row group %d: %v", rg, err)
 			}
 			if !ok {
 				break
 			}
-			if p.header.Type == footer.PageTypeDictionary {
+			if p.Header.Type == footer.PageTypeDictionary {
 				continue
 			}
-			buf = slices.Grow(buf[:0], int(p.header.UncompressedPageSize))
-			dp, err := splitDataPage(&p, md.Codec, &d, buf, leaf.MaxDef, leaf.MaxRep)
+			buf = slices.Grow(buf[:0], int(p.Header.UncompressedPageSize))
+			dp, err := page.SplitData(&p, md.Codec, &d, buf, leaf.MaxDef, leaf.MaxRep)
 			if err != nil {
 				t.Fatalf("row group %d: %v", rg, err)
 			}
@@ -326,12 +328,12 @@ func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (de
 				src []byte
 				max int16
 				out *[]int16
-			}{{dp.defLevels, leaf.MaxDef, &def}, {dp.repLevels, leaf.MaxRep, &rep}} {
+			}{{dp.DefLevels, leaf.MaxDef, &def}, {dp.RepLevels, leaf.MaxRep, &rep}} {
 				if s.max == 0 {
 					continue
 				}
 				at := len(*s.out)
-				*s.out = append(*s.out, make([]int16, dp.numValues)...)
+				*s.out = append(*s.out, make([]int16, dp.NumValues)...)
 				dec.Reset(s.src, levels.Width(s.max))
 				if _, err := dec.DecodeLevels((*s.out)[at:], s.max); err != nil {
 					t.Fatalf("row group %d: levels: %v", rg, err)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
@@ -41,7 +43,7 @@ func (r *nestedReader) attachChunks(chunks [][]byte) {
 // readRows reads a flat column's next n rows with dec.
 func (l *leafReader) readRows(n int, dec *codec.Decompressor) (arrow.Array, error) {
 	l.dec = dec
-	dec.Checksums = l.pages.verifyCRC
+	dec.Checksums = l.pages.VerifyCRC
 	defer func() { l.dec = nil }()
 	return l.read(n)
 }
@@ -104,7 +106,7 @@ func (r *nestedReader) readRows(n int, dec *codec.Decompressor) (arrow.Array, er
 	}()
 	for i, l := range r.leaves {
 		l.dec = dec
-		dec.Checksums = l.pages.verifyCRC
+		dec.Checksums = l.pages.VerifyCRC
 		def, rep, vals, err := l.readRows(n)
 		l.dec = nil
 		if err != nil {
@@ -120,4 +122,16 @@ func (r *nestedReader) readRows(n int, dec *codec.Decompressor) (arrow.Array, er
 		return nil, fmt.Errorf("row group %d, column %q: %w: %w", r.rowGroup, r.field.node.Name, errs.ErrUnsupported, err)
 	}
 	return arr, nil
+}
+
+// setPageCrypt hands each leaf of column reader l its chunk's decryption.
+func setPageCrypt(l columnReader, pcs []*page.Crypt) {
+	switch l := l.(type) {
+	case *leafReader:
+		l.pages.Crypt = pcs[0]
+	case *nestedReader:
+		for i := range l.leaves {
+			l.leaves[i].pages.Crypt = pcs[i]
+		}
+	}
 }

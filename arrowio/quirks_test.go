@@ -1,6 +1,10 @@
 package arrowio
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/page"
+)
 
 func TestUnderstatesChunkSize(t *testing.T) {
 	for s, want := range map[string]bool{
@@ -15,7 +19,7 @@ func TestUnderstatesChunkSize(t *testing.T) {
 		"parquet-mr version x.y":                   false,
 		"impala version 1.0 (build 12) parquet-mr": false,
 	} {
-		if got := understatesChunkSize(s); got != want {
+		if got := page.UnderstatesChunkSize(s); got != want {
 			t.Errorf("understatesChunkSize(%q) = %v, want %v", s, got, want)
 		}
 	}

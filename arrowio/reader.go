@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/quiverio/quiver/encrypt"
@@ -106,7 +108,7 @@ func Open(r io.ReaderAt, size int64, opts ReadOptions) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{r: r, ft: ft, crypt: crypt, opts: opts, padChunks: understatesChunkSize(ft.Meta.CreatedBy.Or(""))}
+	rd := &Reader{r: r, ft: ft, crypt: crypt, opts: opts, padChunks: page.UnderstatesChunkSize(ft.Meta.CreatedBy.Or(""))}
 	if rd.schema, rd.cols, err = project(ft, &opts); err != nil {
 		return nil, err
 	}

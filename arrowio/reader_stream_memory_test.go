@@ -162,7 +162,7 @@ func streamRead(t *testing.T, source, path string) streamStats {
 // (ReadOptions.Allocator) provides only the returned arrays (and the
 // dictionaries of dictionary-typed columns): chunk bytes, decompressed
 // pages, decoded dictionaries and other scratch come from the reader's
-// internal recycling allocator (pool.go, getBytes) on the Go heap,
+// internal recycling allocator (pool.go, arrowmem.GetBytes) on the Go heap,
 // whatever the caller passes.
 //
 //   - Through the caller's allocator at most one batch may be out at once

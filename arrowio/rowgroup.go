@@ -7,8 +7,11 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
+
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -54,7 +57,7 @@ func (g *group) release() {
 		}
 	}
 	for _, b := range g.buffers {
-		putBytes(b)
+		arrowmem.PutBytes(b)
 	}
 	if g.filtered != nil {
 		g.filtered.Release()
@@ -94,7 +97,7 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 			return nil, &errs.CorruptError{Offset: -1, RowGroup: i, Column: leaf.DottedPath(), Page: -1,
 				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
 		}
-		start, length, err := chunkRange(md, limit, r.padChunks)
+		start, length, err := page.ChunkRange(md, limit, r.padChunks)
 		if err != nil {
 			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
@@ -155,15 +158,15 @@ func (g *group) load(c int) error {
 	ranges := g.pending[c]
 	g.pending[c] = nil
 	if l, ok := g.leaves[c].(*leafReader); ok && l.readsFromFile() {
-		l.pages.attachFile(g.src, ranges[0].start, ranges[0].end, g.window)
+		l.pages.AttachFile(g.src, ranges[0].start, ranges[0].end, g.window)
 		return nil
 	}
 	bufs := make([][]byte, len(ranges))
 	for k, rg := range ranges {
-		bufs[k] = getBytes(int(rg.end - rg.start))
-		if err := readFull(g.src, bufs[k], rg.start); err != nil {
+		bufs[k] = arrowmem.GetBytes(int(rg.end - rg.start))
+		if err := page.ReadFull(g.src, bufs[k], rg.start); err != nil {
 			for _, b := range bufs[:k+1] {
-				putBytes(b)
+				arrowmem.PutBytes(b)
 			}
 			return fmt.Errorf("row group %d: %w", g.index, err)
 		}
@@ -176,8 +179,8 @@ func (g *group) load(c int) error {
 // apart into one ReadAt, and returns each range's bytes (slices of the
 // merged buffers).
 //
-// The merged buffers come from getBytes and are appended to bufs, which the
-// caller hands back to putBytes when it no longer needs the ranges. When
+// The merged buffers come from arrowmem.GetBytes and are appended to bufs, which the
+// caller hands back to arrowmem.PutBytes when it no longer needs the ranges. When
 // the file is mapped the ranges are slices of the mapping, and nothing is
 // appended; reads of them go through mapping.guard.
 func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]byte) ([][]byte, error) {
@@ -201,7 +204,7 @@ func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]b
 			populate(r.mapped.data, span.start, span.end)
 			buf = r.mapped.data[span.start:span.end:span.end]
 		} else {
-			buf = getBytes(int(span.end - span.start))
+			buf = arrowmem.GetBytes(int(span.end - span.start))
 			*bufs = append(*bufs, buf)
 			if _, err := io.ReadFull(io.NewSectionReader(r.r, span.start, int64(len(buf))), buf); err != nil {
 				return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.start, err)

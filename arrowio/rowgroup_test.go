@@ -89,7 +89,7 @@ func TestChunkReadsRelease(t *testing.T) {
 	}
 	defer rec.Release()
 	for c, l := range g.leaves {
-		if lr := l.(*leafReader); lr.chunkBuf != nil || lr.pages.data != nil {
+		if lr := l.(*leafReader); lr.chunkBuf != nil || lr.pages.Data != nil {
 			t.Errorf("column %d still holds its chunk after its last row", c)
 		}
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package page
 
 import (
 	"strconv"
@@ -11,9 +11,9 @@ import (
 // header is well under this many bytes.
 const chunkPadding = 100
 
-// understatesChunkSize reports whether a file's created_by names a writer
+// UnderstatesChunkSize reports whether a file's created_by names a writer
 // with the PARQUET-816 bug: parquet-mr with no version or one before 1.2.9.
-func understatesChunkSize(createdBy string) bool {
+func UnderstatesChunkSize(createdBy string) bool {
 	app, version, ok := strings.Cut(createdBy, " version ")
 	if strings.TrimSpace(app) != "parquet-mr" {
 		return false

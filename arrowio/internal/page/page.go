@@ -1,4 +1,4 @@
-package arrowio
+package page
 
 import (
 	"encoding/binary"
@@ -13,18 +13,18 @@ import (
 
 // dataPage is a data page (v1 or v2) split into its sections, with the
 // values decompressed.
-type dataPage struct {
-	numValues int // levels in the page: values and nulls
-	encoding  footer.Encoding
-	// levelEncoding is RLE (the hybrid) or the deprecated BIT_PACKED; data
+type Data struct {
+	NumValues int // levels in the page: values and nulls
+	Encoding  footer.Encoding
+	// LevelEncoding is RLE (the hybrid) or the deprecated BIT_PACKED; data
 	// page v2 levels are always RLE.
-	levelEncoding footer.Encoding
-	repLevels     []byte // the repetition level section without any length prefix
-	defLevels     []byte // the definition level section without any length prefix
-	values        []byte
-	// numNulls is the page header's null count for v2 pages; v1 headers
+	LevelEncoding footer.Encoding
+	RepLevels     []byte // the repetition level section without any length prefix
+	DefLevels     []byte // the definition level section without any length prefix
+	Values        []byte
+	// NumNulls is the page header's null count for v2 pages; v1 headers
 	// have none, and 0 stands for it.
-	numNulls int
+	NumNulls int
 }
 
 // splitDataPage decompresses p (a DATA_PAGE or DATA_PAGE_V2) with d into
@@ -33,81 +33,81 @@ type dataPage struct {
 // the page; the result may alias p.payload or buf. An uncompressed page
 // may come with only its first bytes (p.more > 0): its values section is
 // then the part of them past the levels.
-func splitDataPage(p *rawPage, codec footer.CompressionCodec, d *codec.Decompressor, buf []byte, maxDef, maxRep int16) (dataPage, error) {
-	h := &p.header
+func SplitData(p *Raw, codec footer.CompressionCodec, d *codec.Decompressor, buf []byte, maxDef, maxRep int16) (Data, error) {
+	h := &p.Header
 	switch h.Type {
 	case footer.PageTypeData:
 		dh := h.DataPageHeader
 		if dh == nil {
-			return dataPage{}, fmt.Errorf("%w: DATA_PAGE without data_page_header", errs.ErrCorrupt)
+			return Data{}, fmt.Errorf("%w: DATA_PAGE without data_page_header", errs.ErrCorrupt)
 		}
 		if dh.NumValues < 0 {
-			return dataPage{}, fmt.Errorf("%w: data page declares %d values", errs.ErrCorrupt, dh.NumValues)
+			return Data{}, fmt.Errorf("%w: data page declares %d values", errs.ErrCorrupt, dh.NumValues)
 		}
-		body, err := d.Decompress(codec, buf, p.payload, int(h.UncompressedPageSize)-p.more)
+		body, err := d.Decompress(codec, buf, p.Payload, int(h.UncompressedPageSize)-p.More)
 		if err != nil {
-			return dataPage{}, err
+			return Data{}, err
 		}
-		dp := dataPage{numValues: int(dh.NumValues), encoding: dh.Encoding, levelEncoding: footer.EncodingRLE}
+		dp := Data{NumValues: int(dh.NumValues), Encoding: dh.Encoding, LevelEncoding: footer.EncodingRLE}
 		if maxRep > 0 {
-			dp.levelEncoding = dh.RepetitionLevelEncoding
-			if dp.repLevels, body, err = v1Levels(body, dh.RepetitionLevelEncoding, dp.numValues, maxRep, "repetition"); err != nil {
-				return dataPage{}, err
+			dp.LevelEncoding = dh.RepetitionLevelEncoding
+			if dp.RepLevels, body, err = v1Levels(body, dh.RepetitionLevelEncoding, dp.NumValues, maxRep, "repetition"); err != nil {
+				return Data{}, err
 			}
 		}
 		if maxDef > 0 {
-			dp.levelEncoding = dh.DefinitionLevelEncoding
-			if dp.defLevels, body, err = v1Levels(body, dh.DefinitionLevelEncoding, dp.numValues, maxDef, "definition"); err != nil {
-				return dataPage{}, err
+			dp.LevelEncoding = dh.DefinitionLevelEncoding
+			if dp.DefLevels, body, err = v1Levels(body, dh.DefinitionLevelEncoding, dp.NumValues, maxDef, "definition"); err != nil {
+				return Data{}, err
 			}
 		}
 		if maxRep > 0 && maxDef > 0 && dh.RepetitionLevelEncoding != dh.DefinitionLevelEncoding {
-			return dataPage{}, fmt.Errorf("%w: repetition levels encoded %s but definition levels %s", errs.ErrUnsupported,
+			return Data{}, fmt.Errorf("%w: repetition levels encoded %s but definition levels %s", errs.ErrUnsupported,
 				dh.RepetitionLevelEncoding, dh.DefinitionLevelEncoding)
 		}
-		dp.values = body
+		dp.Values = body
 		return dp, nil
 	case footer.PageTypeDataV2:
-		dp, values, err := splitV2Levels(p)
+		dp, values, err := SplitV2Levels(p)
 		if err != nil {
-			return dataPage{}, err
+			return Data{}, err
 		}
-		size := int(h.UncompressedPageSize) - (len(p.payload) - len(values)) - p.more
+		size := int(h.UncompressedPageSize) - (len(p.Payload) - len(values)) - p.More
 		if compressed, ok := h.DataPageHeaderV2.IsCompressed.Get(); ok && !compressed {
 			codec = footer.CodecUncompressed
 		}
-		if dp.values, err = d.Decompress(codec, buf, values, size); err != nil {
-			return dataPage{}, err
+		if dp.Values, err = d.Decompress(codec, buf, values, size); err != nil {
+			return Data{}, err
 		}
 		return dp, nil
 	}
-	return dataPage{}, fmt.Errorf("%w: page type %s is not a data page", errs.ErrCorrupt, h.Type)
+	return Data{}, fmt.Errorf("%w: page type %s is not a data page", errs.ErrCorrupt, h.Type)
 }
 
-// splitV2Levels checks the header of data page v2 p and splits its level
+// SplitV2Levels checks the header of data page v2 p and splits its level
 // sections, which are never compressed, off its values section (returned
 // as it is stored).
-func splitV2Levels(p *rawPage) (dp dataPage, values []byte, err error) {
-	h := &p.header
+func SplitV2Levels(p *Raw) (dp Data, values []byte, err error) {
+	h := &p.Header
 	dh := h.DataPageHeaderV2
 	if dh == nil {
-		return dataPage{}, nil, fmt.Errorf("%w: DATA_PAGE_V2 without data_page_header_v2", errs.ErrCorrupt)
+		return Data{}, nil, fmt.Errorf("%w: DATA_PAGE_V2 without data_page_header_v2", errs.ErrCorrupt)
 	}
 	rl, dl := int(dh.RepetitionLevelsByteLength), int(dh.DefinitionLevelsByteLength)
 	if dh.NumValues < 0 || dh.NumNulls < 0 || dh.NumNulls > dh.NumValues || dh.NumRows < 0 || rl < 0 || dl < 0 ||
-		rl+dl > len(p.payload) || rl+dl > int(h.UncompressedPageSize) {
-		return dataPage{}, nil, fmt.Errorf("%w: data page v2 header: %d values, %d nulls, %d rows, level sections of %d and %d bytes in a page of %d (%d uncompressed)",
-			errs.ErrCorrupt, dh.NumValues, dh.NumNulls, dh.NumRows, rl, dl, len(p.payload), h.UncompressedPageSize)
+		rl+dl > len(p.Payload) || rl+dl > int(h.UncompressedPageSize) {
+		return Data{}, nil, fmt.Errorf("%w: data page v2 header: %d values, %d nulls, %d rows, level sections of %d and %d bytes in a page of %d (%d uncompressed)",
+			errs.ErrCorrupt, dh.NumValues, dh.NumNulls, dh.NumRows, rl, dl, len(p.Payload), h.UncompressedPageSize)
 	}
-	dp = dataPage{
-		numValues:     int(dh.NumValues),
-		numNulls:      int(dh.NumNulls),
-		encoding:      dh.Encoding,
-		levelEncoding: footer.EncodingRLE,
-		repLevels:     p.payload[:rl],
-		defLevels:     p.payload[rl : rl+dl],
+	dp = Data{
+		NumValues:     int(dh.NumValues),
+		NumNulls:      int(dh.NumNulls),
+		Encoding:      dh.Encoding,
+		LevelEncoding: footer.EncodingRLE,
+		RepLevels:     p.Payload[:rl],
+		DefLevels:     p.Payload[rl : rl+dl],
 	}
-	return dp, p.payload[rl+dl:], nil
+	return dp, p.Payload[rl+dl:], nil
 }
 
 // v1Levels cuts one level section off the front of a v1 page body: RLE

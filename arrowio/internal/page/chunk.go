@@ -1,4 +1,4 @@
-package arrowio
+package page
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/quiverio/quiver/footer"
 )
 
-// chunkRange returns the file byte range [start, start+length) of a column
+// ChunkRange returns the file byte range [start, start+length) of a column
 // chunk's pages, checked against limit, the offset where the pages end
 // (the footer's start).
 //
@@ -19,7 +19,7 @@ import (
 // only offsets past the leading magic count, and the smaller one wins.
 // total_compressed_size covers every page with its header; pad adds bytes
 // for writers that understate it (see chunkPadding), clamped to limit.
-func chunkRange(md *footer.ColumnMetaData, limit int64, pad bool) (start, length int64, err error) {
+func ChunkRange(md *footer.ColumnMetaData, limit int64, pad bool) (start, length int64, err error) {
 	start = md.DataPageOffset
 	if d, ok := md.DictionaryPageOffset.Get(); ok && d >= 4 && (d < start || start < 4) {
 		start = d
@@ -37,66 +37,66 @@ func chunkRange(md *footer.ColumnMetaData, limit int64, pad bool) (start, length
 // rawPage is one page as stored: its parsed header, where it starts, and
 // its payload, still compressed. The header's nested structs belong to the
 // pageIterator and are overwritten by its next page.
-type rawPage struct {
-	header  footer.PageHeader
-	offset  int64  // file offset of the page header
-	payload []byte // compressed_page_size bytes after the header
-	// more counts the payload's bytes not in payload yet, which follow
+type Raw struct {
+	Header  footer.PageHeader
+	Offset  int64  // file offset of the page header
+	Payload []byte // compressed_page_size bytes after the header
+	// More counts the payload's bytes not in payload yet, which follow
 	// it at file offset moreOff: a page larger than the window of a chunk
 	// read from the file comes with its first bytes only (see
 	// pageIterator.nextFromFile). It is 0 for a chunk held in memory.
-	more    int
-	moreOff int64
+	More    int
+	MoreOff int64
 }
 
 // pageIterator walks the pages of one column chunk held in memory, or
 // read from the file as it goes (see attachFile).
-type pageIterator struct {
-	data      []byte // the chunk's bytes, or the window of a chunk read from the file
-	base      int64  // file offset of data[0]
+type Iterator struct {
+	Data      []byte // the chunk's bytes, or the window of a chunk read from the file
+	Base      int64  // file offset of data[0]
 	pos       int    // offset in data of the next page of a chunk in memory
-	ordinal   int    // pages next has begun: the last one's index + 1
-	verifyCRC bool
-	crypt     *pageCrypt // the chunk's decryption, nil for plaintext chunks
+	Ordinal   int    // pages next has begun: the last one's index + 1
+	VerifyCRC bool
+	Crypt     *Crypt // the chunk's decryption, nil for plaintext chunks
 	// store holds the nested structs of the current page's header.
 	store footer.PageHeaderStore
 	// For a chunk read from the file: the file, the chunk's range
 	// [chunkStart, end), the file offset of the next page, and the
 	// window's pooled buffer and size.
-	src                 io.ReaderAt
+	Src                 io.ReaderAt
 	chunkStart, at, end int64
 	window              []byte
-	windowSize          int
+	WindowSize          int
 }
 
-// next parses the next page header and slices its payload. It returns
+// Next parses the next page header and slices its payload. It returns
 // ok=false at the end of the chunk. A header that does not parse, a size
 // that runs past the chunk, or (with CRC verification on) a checksum
 // mismatch is an error wrapping ErrCorrupt.
-func (it *pageIterator) next() (p rawPage, ok bool, err error) {
-	if it.src != nil {
+func (it *Iterator) Next() (p Raw, ok bool, err error) {
+	if it.Src != nil {
 		return it.nextFromFile()
 	}
-	if it.pos >= len(it.data) {
+	if it.pos >= len(it.Data) {
 		return p, false, nil
 	}
-	if it.crypt != nil {
+	if it.Crypt != nil {
 		return it.nextEncrypted()
 	}
-	it.ordinal++ // errors from here on name this page
-	p.offset = it.base + int64(it.pos)
-	n, err := footer.UnmarshalPageHeaderInto(it.data[it.pos:], &p.header, &it.store)
+	it.Ordinal++ // errors from here on name this page
+	p.Offset = it.Base + int64(it.pos)
+	n, err := footer.UnmarshalPageHeaderInto(it.Data[it.pos:], &p.Header, &it.store)
 	if err != nil {
-		return p, false, fmt.Errorf("page header at offset %d: %w", p.offset, err)
+		return p, false, fmt.Errorf("page header at offset %d: %w", p.Offset, err)
 	}
-	h := &p.header
+	h := &p.Header
 	start := it.pos + n
-	if err := checkPageSize(h, p.offset, int64(len(it.data)-start)); err != nil {
+	if err := checkPageSize(h, p.Offset, int64(len(it.Data)-start)); err != nil {
 		return p, false, err
 	}
-	p.payload = it.data[start : start+int(h.CompressedPageSize)]
+	p.Payload = it.Data[start : start+int(h.CompressedPageSize)]
 	it.pos = start + int(h.CompressedPageSize)
-	if err := it.checkCRC(h, p.payload, p.offset); err != nil {
+	if err := it.checkCRC(h, p.Payload, p.Offset); err != nil {
 		return p, false, err
 	}
 	return p, true, nil
@@ -120,8 +120,8 @@ func checkPageSize(h *footer.PageHeader, off, left int64) error {
 // checkCRC verifies, when verification is on and header h has a CRC, the
 // CRC-32 of stored, the page's bytes as written (after compression and
 // encryption) at file offset off.
-func (it *pageIterator) checkCRC(h *footer.PageHeader, stored []byte, off int64) error {
-	if !it.verifyCRC {
+func (it *Iterator) checkCRC(h *footer.PageHeader, stored []byte, off int64) error {
+	if !it.VerifyCRC {
 		return nil
 	}
 	if want, ok := h.CRC.Get(); ok {
