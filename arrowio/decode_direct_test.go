@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
@@ -59,9 +61,9 @@ func checkDirect(t *testing.T, desc string, file []byte, v2 bool) {
 	}
 	defer rec.Release()
 	for c, f := range rd.Schema().Fields() {
-		l := g.leaves[c].(*leafReader)
-		want := l.copiesValues() && (v2 || !f.Nullable)
-		if _, direct := l.values.(*inPlace); direct != want {
+		l := g.leaves[c].(*colread.LeafReader)
+		want := l.CopiesValues() && (v2 || !f.Nullable)
+		if _, direct := l.Values.(*colread.InPlace); direct != want {
 			t.Errorf("%s: column %s (%s) decompressed into the batch: %v, want %v", desc, f.Name, f.Type, direct, want)
 		}
 	}
@@ -97,7 +99,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 	defer rec.Release()
 	file := writePqarrow(t, rec, parquet.WithCompression(compress.Codecs.Snappy))
 	_, g := firstGroup(t, file)
-	l := g.leaves[0].(*leafReader)
+	l := g.leaves[0].(*colread.LeafReader)
 
 	// 100 levels in one bit-packed run (13 groups of 8), every tenth null:
 	// 90 values. The header says 11 nulls, and the section holds 89.
@@ -117,13 +119,13 @@ func TestDirectPageCorrupt(t *testing.T) {
 			Encoding: footer.EncodingPlain, DefinitionLevelsByteLength: int32(len(levels))},
 	}
 	chunk := append(append(footer.Marshal(nil, &h), levels...), values...)
-	l.pages = page.Iterator{Data: chunk}
-	arr, err := l.readRows(100, new(codec.Decompressor))
+	l.Pages = page.Iterator{Data: chunk}
+	arr, err := l.ReadRows(100, new(codec.Decompressor))
 	if err == nil {
 		arr.Release()
 		t.Fatal("read a page whose levels count more values than it holds")
 	}
-	if _, direct := l.values.(*inPlace); !direct || !isFileError(err) {
+	if _, direct := l.Values.(*colread.InPlace); !direct || !isFileError(err) {
 		t.Errorf("decompressed into the batch: %v; error: %v", direct, err)
 	}
 }

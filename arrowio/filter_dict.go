@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
@@ -31,7 +33,7 @@ func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error
 	defer decompressors.Put(dec)
 	for c, leaf := range leaves {
 		md := rg.Columns[leaf.Column].MetaData
-		if md == nil || !dictionaryOnly(md) || rg.Columns[leaf.Column].CryptoMetadata != nil {
+		if md == nil || !colread.DictionaryOnly(md) || rg.Columns[leaf.Column].CryptoMetadata != nil {
 			continue
 		}
 		vals, err := r.readDictionaryValues(md, leaf, dec)
@@ -41,24 +43,6 @@ func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error
 		out[c] = vals
 	}
 	return out, nil
-}
-
-// dictionaryOnly reports whether the chunk's encoding_stats show a
-// dictionary page and only dictionary-encoded data pages.
-func dictionaryOnly(md *footer.ColumnMetaData) bool {
-	dict, data := false, false
-	for _, s := range md.EncodingStats {
-		switch s.PageType {
-		case footer.PageTypeDictionary:
-			dict = dict || s.Count > 0
-		case footer.PageTypeData, footer.PageTypeDataV2:
-			if s.Count > 0 && s.Encoding != footer.EncodingRLEDictionary && s.Encoding != footer.EncodingPlainDictionary {
-				return false
-			}
-			data = data || s.Count > 0
-		}
-	}
-	return dict && data
 }
 
 // readDictionaryValues reads the dictionary page at the start of the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
@@ -130,7 +132,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	dec.Checksums = r.opts.VerifyCRC
 	defer decompressors.Put(dec)
 	leaves := col.leafNodes()
-	chunks := make([]columnChunk, len(leaves))
+	chunks := make([]colread.Chunk, len(leaves))
 	ends := make([]int64, len(leaves))
 	firsts := make([][]int64, len(leaves))
 	crypts, err := r.chunkCiphers(gi, leaves, n)
@@ -153,7 +155,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 		if err != nil {
 			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
-		chunks[k], ends[k] = columnChunk{md: md, base: start}, start+length
+		chunks[k], ends[k] = colread.Chunk{Meta: md, Base: start}, start+length
 		p, ok := pageindex.Pages{}, false
 		if oi := idx.oi[leaf.Column]; oi != nil {
 			p, ok = pageindex.IndexPages(nil, oi, n)
@@ -171,12 +173,12 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	var owner []int // the leaf of each byte range
 	for k, leaf := range leaves {
 		if cover.Rows() == n {
-			brs, owner = append(brs, byteRange{chunks[k].base, ends[k]}), append(owner, k)
+			brs, owner = append(brs, byteRange{chunks[k].Base, ends[k]}), append(owner, k)
 			continue
 		}
-		leafRanges, err := pageRanges(idx.oi[leaf.Column], firsts[k], cover, n, chunks[k].base, ends[k])
+		leafRanges, err := pageRanges(idx.oi[leaf.Column], firsts[k], cover, n, chunks[k].Base, ends[k])
 		if err != nil {
-			return nil, &errs.CorruptError{Offset: chunks[k].base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: err}
+			return nil, &errs.CorruptError{Offset: chunks[k].Base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: err}
 		}
 		for _, br := range leafRanges {
 			brs, owner = append(brs, br), append(owner, k)
@@ -195,7 +197,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 				}
 			}
 			if len(parts) == 1 {
-				chunks[k].data = parts[0]
+				chunks[k].Data = parts[0]
 				continue
 			}
 			total := 0
@@ -207,7 +209,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 				data = append(data, b...)
 			}
 			buffers = append(buffers, data)
-			chunks[k].data = data
+			chunks[k].Data = data
 		}
 		return nil
 	})
@@ -215,28 +217,28 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 		return nil, err
 	}
 	rows := cover.Rows()
-	var l columnReader
+	var l colread.Reader
 	if col.nested == nil {
-		l, err = newLeafReader(col.leaf, gi, chunks[0].md, chunks[0].data, chunks[0].base, rows, col.field.Type, &r.opts, nil)
+		l, err = colread.NewLeafReader(col.leaf, gi, chunks[0].Meta, chunks[0].Data, chunks[0].Base, rows, col.field.Type, r.leafOptions(), nil)
 	} else {
-		l, err = newNestedReader(col.nested, gi, chunks, rows, &r.opts)
+		l, err = colread.NewNestedReader(col.nested, gi, chunks, rows, r.leafOptions())
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer l.release()
-	setPageCrypt(l, crypts)
+	defer l.Release()
+	colread.SetPageCrypt(l, crypts)
 	var arr arrow.Array
 	err = r.mapped.guard(func() (err error) {
-		arr, err = l.readRows(int(rows), dec)
+		arr, err = l.ReadRows(int(rows), dec)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if lr, ok := l.(*leafReader); ok && rows < n && (lr.left != 0 || !lr.pages.Exhausted()) {
+	if lr, ok := l.(*colread.LeafReader); ok && rows < n && (lr.Left != 0 || !lr.Pages.Exhausted()) {
 		arr.Release()
-		return nil, &errs.CorruptError{Offset: chunks[0].base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
+		return nil, &errs.CorruptError{Offset: chunks[0].Base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", errs.ErrCorrupt)}
 	}
 	return takeSpans(arr, positionsIn(cover, ranges), r)

@@ -257,7 +257,7 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 				if col.nested == nil {
 					continue
 				}
-				sh, err := levels.NewShredder(col.nested.node)
+				sh, err := levels.NewShredder(col.nested.Node)
 				if err != nil {
 					t.Fatalf("column %d: shredder: %v", i, err)
 				}
@@ -270,7 +270,7 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 						c.Values.Release()
 					}
 				}()
-				for j, l := range col.nested.leaves {
+				for j, l := range col.nested.Leaves {
 					def, rep := writtenLevels(t, nc.file, rd, l.Node)
 					if l.Node.MaxDef == 0 {
 						// No definition levels on the page; the

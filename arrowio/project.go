@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/quiverio/quiver/arrowio/internal/schema"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -23,7 +25,7 @@ func project(ft *footer.Footer, opts *ReadOptions) (*arrow.Schema, []column, err
 	cols := make([]column, 0, len(p.Fields))
 	for _, f := range p.Fields {
 		if f.Kind != schema.KindLeaf {
-			nf, err := newNestedField(f)
+			nf, err := colread.NewNestedField(f)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -35,7 +37,7 @@ func project(ft *footer.Footer, opts *ReadOptions) (*arrow.Schema, []column, err
 				return nil, nil, err
 			}
 		}
-		if _, err := newTarget(f.Node, f.Field.Type); err != nil {
+		if _, err := colread.NewTarget(f.Node, f.Field.Type); err != nil {
 			return nil, nil, err
 		}
 		cols = append(cols, column{field: f.Field, leaf: f.Node})

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -59,7 +61,7 @@ type column struct {
 	leaf  *footer.Node // a flat field's leaf
 	// nested is set for structs, lists and maps, which the levels
 	// package assembles (see nested_reader.go).
-	nested *nestedField
+	nested *colread.NestedField
 }
 
 // OpenFile opens the Parquet file at path. Close releases it.
@@ -203,4 +205,16 @@ func (r *Reader) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, er
 	}
 	defer g.release()
 	return g.read(ctx, int(g.rows), r.opts.parallelism())
+}
+
+// leafNodes returns the Parquet leaves column c reads, in column order.
+func (c *column) leafNodes() []*footer.Node {
+	if c.nested == nil {
+		return []*footer.Node{c.leaf}
+	}
+	out := make([]*footer.Node, len(c.nested.Leaves))
+	for i, l := range c.nested.Leaves {
+		out[i] = l.Node
+	}
+	return out
 }

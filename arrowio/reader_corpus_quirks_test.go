@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -293,7 +295,7 @@ const (
 func sparkInt96Want(row int, unit arrow.TimeUnit) int64 {
 	perSecond := int64(time.Second / unit.Multiplier())
 	if row == 5 {
-		return (int64(sparkInt96Row5Day)-julianUnixEpoch)*86_400*perSecond + sparkInt96Row5Nanos/(1_000_000_000/perSecond)
+		return (int64(sparkInt96Row5Day)-colread.JulianUnixEpoch)*86_400*perSecond + sparkInt96Row5Nanos/(1_000_000_000/perSecond)
 	}
 	m := sparkInt96Micros[row]
 	if perSecond >= 1_000_000 {
@@ -360,7 +362,7 @@ func TestInt96FromSparkCorpus(t *testing.T) {
 				t.Errorf("row 5 stores day %d and %d ns, not %d and %d", day, nanos, sparkInt96Row5Day, sparkInt96Row5Nanos)
 			}
 			// Spark's reading: a signed day, int64 microseconds wrapping around.
-			if us := (int64(int32(day))-julianUnixEpoch)*86_400_000_000 + nanos/1000; us != m {
+			if us := (int64(int32(day))-colread.JulianUnixEpoch)*86_400_000_000 + nanos/1000; us != m {
 				t.Errorf("row 5 reads as %d µs with a signed day, the README says %d", us, m)
 			}
 		} else if us := raw[i].ToTime().UnixMicro(); us != m {

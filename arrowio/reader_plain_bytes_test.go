@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -169,7 +171,7 @@ func TestDataBound(t *testing.T) {
 			DictionaryPageOffset: footer.Some[int64](4), Statistics: stats(0)}, 5000},
 		{"delta", footer.ColumnMetaData{Encodings: []footer.Encoding{footer.EncodingDeltaByteArray}, TotalUncompressedSize: 5000}, 0},
 	} {
-		if got := dataBound(&c.md); got != c.want {
+		if got := colread.DataBound(&c.md); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
 		}
 	}

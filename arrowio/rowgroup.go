@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
@@ -33,7 +35,7 @@ type group struct {
 	index  int
 	rows   int64
 	schema *arrow.Schema
-	leaves []columnReader // one per projected column
+	leaves []colread.Reader // one per projected column
 	// buffers holds the pooled bytes of the column chunks.
 	buffers [][]byte
 	// mapped is the file's mapping when the chunks are slices of it.
@@ -53,7 +55,7 @@ type group struct {
 func (g *group) release() {
 	for _, l := range g.leaves {
 		if l != nil {
-			l.release()
+			l.Release()
 		}
 	}
 	for _, b := range g.buffers {
@@ -103,7 +105,7 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 		}
 		chunks[c] = byteRange{start, start + length}
 	}
-	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]columnReader, len(r.cols)), mapped: r.mapped}
+	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]colread.Reader, len(r.cols)), mapped: r.mapped}
 	bufs := make([][]byte, len(chunks)) // nil until load, with chunkReads
 	if r.chunkReads && r.mapped == nil {
 		g.src, g.pending, g.window = r.r, make([][]byteRange, len(r.cols)), r.window
@@ -113,27 +115,27 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 	}
 	k := 0 // the first leaf of column c
 	for c, col := range r.cols {
-		in := make([]columnChunk, 0, 1)
+		in := make([]colread.Chunk, 0, 1)
 		first := k
 		for _, leaf := range leaves[k : k+len(col.leafNodes())] {
 			md := rg.Columns[leaf.Column].MetaData
 			if md == nil {
 				md = &footer.ColumnMetaData{} // an empty row group's chunk metadata is never used
 			}
-			in = append(in, columnChunk{md: md, data: bufs[k], base: chunks[k].start})
+			in = append(in, colread.Chunk{Meta: md, Data: bufs[k], Base: chunks[k].start})
 			k++
 		}
-		var l columnReader
+		var l colread.Reader
 		if col.nested == nil {
-			l, err = newLeafReader(col.leaf, i, in[0].md, in[0].data, in[0].base, rg.NumRows, col.field.Type, &r.opts, nil)
+			l, err = colread.NewLeafReader(col.leaf, i, in[0].Meta, in[0].Data, in[0].Base, rg.NumRows, col.field.Type, r.leafOptions(), nil)
 		} else {
-			l, err = newNestedReader(col.nested, i, in, rg.NumRows, &r.opts)
+			l, err = colread.NewNestedReader(col.nested, i, in, rg.NumRows, r.leafOptions())
 		}
 		if err != nil {
 			g.release()
 			return nil, err
 		}
-		setPageCrypt(l, crypts[first:k])
+		colread.SetPageCrypt(l, crypts[first:k])
 		g.leaves[c] = l
 		if g.pending != nil {
 			g.pending[c] = chunks[first:k]
@@ -157,8 +159,8 @@ func (g *group) load(c int) error {
 	}
 	ranges := g.pending[c]
 	g.pending[c] = nil
-	if l, ok := g.leaves[c].(*leafReader); ok && l.readsFromFile() {
-		l.pages.AttachFile(g.src, ranges[0].start, ranges[0].end, g.window)
+	if l, ok := g.leaves[c].(*colread.LeafReader); ok && l.ReadsFromFile() {
+		l.Pages.AttachFile(g.src, ranges[0].start, ranges[0].end, g.window)
 		return nil
 	}
 	bufs := make([][]byte, len(ranges))
@@ -171,7 +173,7 @@ func (g *group) load(c int) error {
 			return fmt.Errorf("row group %d: %w", g.index, err)
 		}
 	}
-	g.leaves[c].attachChunks(bufs)
+	g.leaves[c].AttachChunks(bufs)
 	return nil
 }
 
@@ -238,7 +240,7 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		dec := decompressors.Get().(*codec.Decompressor)
 		defer decompressors.Put(dec)
 		errs[c] = g.mapped.guard(func() (err error) {
-			cols[c], err = g.leaves[c].readRows(n, dec)
+			cols[c], err = g.leaves[c].ReadRows(n, dec)
 			return err
 		})
 	}
@@ -275,4 +277,9 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		}
 	}
 	return array.NewRecordBatch(g.schema, cols, int64(n)), nil
+}
+
+// leafOptions returns what the column readers take from the options.
+func (r *Reader) leafOptions() colread.Options {
+	return colread.Options{Mem: r.opts.allocator(), VerifyCRC: r.opts.VerifyCRC}
 }

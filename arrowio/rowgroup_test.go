@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -89,7 +91,7 @@ func TestChunkReadsRelease(t *testing.T) {
 	}
 	defer rec.Release()
 	for c, l := range g.leaves {
-		if lr := l.(*leafReader); lr.chunkBuf != nil || lr.pages.Data != nil {
+		if lr := l.(*colread.LeafReader); lr.ChunkBuf != nil || lr.Pages.Data != nil {
 			t.Errorf("column %d still holds its chunk after its last row", c)
 		}
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package colread
 
 import (
 	"io"
@@ -9,18 +9,18 @@ import (
 	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
-// readsFromFile reports whether the leaf decodes its chunk as
+// ReadsFromFile reports whether the leaf decodes its chunk as
 // attachFile reads it: a plaintext, uncompressed chunk of PLAIN values
 // copied as they are into Arrow (no conversion), without CRC
 // verification, which needs each page whole. Other chunks are read whole:
 // their pages would all be materialized, a read each.
-func (l *leafReader) readsFromFile() bool {
-	return l.plain && l.codec == footer.CodecUncompressed && l.pages.Crypt == nil && !l.pages.VerifyCRC && l.copiesValues()
+func (l *LeafReader) ReadsFromFile() bool {
+	return l.plain && l.codec == footer.CodecUncompressed && l.Pages.Crypt == nil && !l.Pages.VerifyCRC && l.CopiesValues()
 }
 
-// copiesValues reports whether the leaf's PLAIN values are its Arrow
+// CopiesValues reports whether the leaf's PLAIN values are its Arrow
 // values byte for byte: fixed width, no conversion.
-func (l *leafReader) copiesValues() bool {
+func (l *LeafReader) CopiesValues() bool {
 	return l.t.kind == fixedTarget && l.t.conv == nil && !l.t.varDecimal && l.t.physWidth == l.t.width
 }
 
@@ -29,7 +29,7 @@ func (l *leafReader) copiesValues() bool {
 // into the batch's values buffer. It reports false, having done
 // nothing, when the page is not PLAIN or its first bytes do not hold its
 // level sections; the caller then materializes the page.
-func (l *leafReader) startPlacedPage(p *page.Raw) (bool, error) {
+func (l *LeafReader) startPlacedPage(p *page.Raw) (bool, error) {
 	enc := footer.Encoding(-1)
 	switch h := &p.Header; {
 	case h.Type == footer.PageTypeData && h.DataPageHeader != nil:
@@ -44,8 +44,8 @@ func (l *leafReader) startPlacedPage(p *page.Raw) (bool, error) {
 	if err != nil {
 		return false, nil // the whole page gives the error, if it has one
 	}
-	l.placed = filePlain{width: l.t.width, head: dp.Values, src: l.pages.Src, off: p.MoreOff, left: int64(p.More),
-		bounce: l.placed.bounce, most: bounceWindows * l.pages.WindowSize}
+	l.placed = filePlain{width: l.t.width, head: dp.Values, src: l.Pages.Src, off: p.MoreOff, left: int64(p.More),
+		bounce: l.placed.bounce, most: bounceWindows * l.Pages.WindowSize}
 	return true, l.usePage(dp, &l.placed)
 }
 

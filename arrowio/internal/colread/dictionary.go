@@ -1,4 +1,4 @@
-package arrowio
+package colread
 
 import (
 	"fmt"
@@ -130,7 +130,7 @@ func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 	return offsets, data[:n], nil
 }
 
-// release returns the dictionary's pooled buffers; it is not used again.
+// Release returns the dictionary's pooled buffers; it is not used again.
 func (d *dictionary) release() {
 	arrowmem.PutBytes(d.values)
 	arrowmem.PutBytes(bytesOf(d.offsets))

@@ -1,4 +1,4 @@
-package arrowio
+package colread
 
 import (
 	"fmt"
@@ -19,8 +19,8 @@ import (
 // buffers as fill grows them. It reports false, having done nothing but
 // that growth, for any other page, and for pages whose header does not
 // add up, which the page buffer's path then reports.
-func (l *leafReader) startDirectPage(p *page.Raw, out *colOut, at, n int) (bool, error) {
-	if l.codec == footer.CodecUncompressed || p.More > 0 || !l.copiesValues() {
+func (l *LeafReader) startDirectPage(p *page.Raw, out *colOut, at, n int) (bool, error) {
+	if l.codec == footer.CodecUncompressed || p.More > 0 || !l.CopiesValues() {
 		return false, nil
 	}
 	h := &p.Header
@@ -51,19 +51,19 @@ func (l *leafReader) startDirectPage(p *page.Raw, out *colOut, at, n int) (bool,
 	if _, err := l.dec.Decompress(l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {
 		return true, err
 	}
-	l.inPlace = inPlace{n: present}
+	l.inPlace = InPlace{n: present}
 	return true, l.usePage(dp, &l.inPlace)
 }
 
-// inPlace decodes a page whose values startDirectPage decompressed into
+// InPlace decodes a page whose values startDirectPage decompressed into
 // the batch already: n dense values from the slot fill decodes the page
 // to. fill consumes the page in one step, as startDirectPage grew the
 // buffers to hold it, so the values are where that step expects them.
-type inPlace struct{ n int }
+type InPlace struct{ n int }
 
-func (d *inPlace) start([]byte, int) error { return nil }
+func (d *InPlace) start([]byte, int) error { return nil }
 
-func (d *inPlace) next(_ *colOut, _, k int) error {
+func (d *InPlace) next(_ *colOut, _, k int) error {
 	if k > d.n {
 		return fmt.Errorf("%w: the definition levels count %d values, the page header %d", errs.ErrCorrupt, k, d.n)
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package colread
 
 import (
 	"errors"
@@ -20,18 +20,24 @@ import (
 	"github.com/quiverio/quiver/kernels"
 )
 
-// leafReader decodes one flat leaf column (no repetition, at most one
+// readerOptions are what the column readers take from ReadOptions.
+type Options struct {
+	Mem       memory.Allocator // the memory of the returned arrays
+	VerifyCRC bool             // check page CRCs and codec checksums
+}
+
+// LeafReader decodes one flat leaf column (no repetition, at most one
 // definition level) of one row group, page by page, into Arrow arrays of
 // any number of rows: a batch may end inside a page and the next one picks
 // up there.
-type leafReader struct {
+type LeafReader struct {
 	node     *footer.Node
 	rowGroup int
 	codec    footer.CompressionCodec
 	mem      memory.Allocator
 	t        target
 
-	pages   page.Iterator
+	Pages   page.Iterator
 	dec     *codec.Decompressor
 	pageBuf []byte
 	dict    *dictionary // &dictStore once the chunk's dictionary page is read
@@ -44,18 +50,18 @@ type leafReader struct {
 	// The current data page.
 	page    int // ordinal of the current page within the chunk, for errors
 	pageOff int64
-	left    int // levels of the current page not consumed yet
+	Left    int // levels of the current page not consumed yet
 	defs    kernels.RLEDecoder
 	// msbDefs holds the current page's definition levels not consumed yet
 	// when they are BIT_PACKED (decoded into msbScratch); nil for RLE.
 	msbDefs, msbScratch []int16
-	values              valueDecoder
+	Values              valueDecoder
 	started             bool // values.start ran for the current page
 	// placed decodes a page whose values are read straight from the file
 	// (see startPlacedPage), inPlace one whose values are decompressed
 	// straight into the batch (see startDirectPage).
 	placed  filePlain
-	inPlace inPlace
+	inPlace InPlace
 	// pageValues and pageCount are the current page's values section and
 	// level count, for starting its value decoder.
 	pageValues []byte
@@ -70,38 +76,38 @@ type leafReader struct {
 	plain bool
 	// out holds the batch read decodes into, until finish builds its array.
 	out colOut
-	// chunkBuf is the chunk's pooled buffer when the leaf owns it (see
+	// ChunkBuf is the chunk's pooled buffer when the leaf owns it (see
 	// attach), returned with the leaf's other buffers.
-	chunkBuf []byte
+	ChunkBuf []byte
 	// pooled marks a reader from newLeafReader, which release hands back
 	// to leafReaders; a leafReader embedded in a nestedLeaf is not.
 	pooled bool
 }
 
-// newLeafReader prepares to read leaf node of row group rg from chunk, the
+// NewLeafReader prepares to read leaf node of row group rg from chunk, the
 // column chunk's bytes starting at file offset base, as Arrow type dt.
-func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64,
-	dt arrow.DataType, opts *ReadOptions, dec *codec.Decompressor) (*leafReader, error) {
-	t, err := newTarget(node, dt)
+func NewLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64,
+	dt arrow.DataType, opts Options, dec *codec.Decompressor) (*LeafReader, error) {
+	t, err := NewTarget(node, dt)
 	if err != nil {
 		return nil, err
 	}
 	if node.MaxRep > 0 || node.MaxDef > 1 {
 		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", errs.ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
 	}
-	l := leafReaders.Get().(*leafReader)
-	*l = leafReader{
+	l := leafReaders.Get().(*LeafReader)
+	*l = LeafReader{
 		node:         node,
 		rowGroup:     rg,
 		codec:        md.Codec,
-		mem:          opts.allocator(),
+		mem:          opts.Mem,
 		t:            t,
-		pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
+		Pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
 		dec:          dec,
 		page:         -1,
 		rows:         rows,
 		totalRows:    rows,
-		uncompressed: dataBound(md),
+		uncompressed: DataBound(md),
 		plain:        valuesPlain(md),
 		pooled:       true,
 	}
@@ -111,13 +117,13 @@ func newLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 // leafReaders recycles the flat leaf readers of released row groups: a
 // file of many small column chunks would otherwise allocate a reader, and
 // the page header structs its iterator decodes into, for every chunk.
-var leafReaders = sync.Pool{New: func() any { return new(leafReader) }}
+var leafReaders = sync.Pool{New: func() any { return new(LeafReader) }}
 
 // corrupt wraps err with the leaf's place in the file: unsupported
 // features (and byte arrays past what 32-bit offsets address) keep their
 // sentinel behind a location prefix, and every other failure while
 // decoding the chunk's bytes is a *CorruptError.
-func (l *leafReader) corrupt(err error) error {
+func (l *LeafReader) corrupt(err error) error {
 	var ce *errs.CorruptError
 	if errors.Is(err, kernels.ErrOffsetOverflow) {
 		err = fmt.Errorf("%w: %w; read the column as large_string/large_binary (SchemaOptions.Strings) or in smaller batches", errs.ErrUnsupported, err)
@@ -133,12 +139,12 @@ func (l *leafReader) corrupt(err error) error {
 }
 
 // read decodes the next n rows into a new array.
-func (l *leafReader) read(n int) (arrow.Array, error) {
+func (l *LeafReader) read(n int) (arrow.Array, error) {
 	if int64(n) > l.rows {
 		return nil, l.corrupt(fmt.Errorf("%w: %d rows asked, the row group has %d left", errs.ErrCorrupt, n, l.rows))
 	}
 	out := &l.out
-	out.init(l.mem, &l.t, n, batchSlots(n, l.pages.ChunkBytes()), l.node.MaxDef > 0, l.dataHint(n))
+	out.init(l.mem, &l.t, n, batchSlots(n, l.Pages.ChunkBytes()), l.node.MaxDef > 0, l.dataHint(n))
 	err := l.fill(out, n)
 	if err == nil && l.t.kind == dictTarget {
 		// The chunk's dictionary page comes before its data pages, so
@@ -159,7 +165,7 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 	return out.finish(), nil
 }
 
-// dataBound returns a bound of the chunk's value bytes, or 0 (no
+// DataBound returns a bound of the chunk's value bytes, or 0 (no
 // estimate) when it has none. The exact size comes from the chunk's size
 // statistics when the writer gave them. Otherwise the uncompressed size
 // bounds the data of PLAIN pages, less the 4-byte length of each present
@@ -175,13 +181,13 @@ func (l *leafReader) read(n int) (arrow.Array, error) {
 // size as a first guess: one that falls back to PLAIN would otherwise
 // size its buffer from the dictionary-encoded first page and reallocate
 // it (measured: +20% peak heap on lineitem).
-func dataBound(md *footer.ColumnMetaData) int64 {
+func DataBound(md *footer.ColumnMetaData) int64 {
 	if ss := md.SizeStatistics; ss != nil {
 		if b, ok := ss.UnencodedByteArrayDataBytes.Get(); ok && b >= 0 && b < 1<<56 {
 			return b + b/16
 		}
 	}
-	if slices.Contains(md.Encodings, footer.EncodingDeltaByteArray) || dictionaryOnly(md) {
+	if slices.Contains(md.Encodings, footer.EncodingDeltaByteArray) || DictionaryOnly(md) {
 		return 0
 	}
 	size := md.TotalUncompressedSize
@@ -214,24 +220,24 @@ func valuesPlain(md *footer.ColumnMetaData) bool {
 // (dictionary-encoded data can be larger; colOut grows it then). Like
 // batchSlots, it trusts the declared size only up to 64 times the chunk's
 // bytes.
-func (l *leafReader) dataHint(n int) int {
+func (l *LeafReader) dataHint(n int) int {
 	if l.t.kind != binaryTarget || l.totalRows <= 0 || l.uncompressed <= 0 {
 		return 0
 	}
 	share := float64(l.uncompressed) / float64(l.totalRows) * float64(n)
-	return int(min(share, 64*float64(l.pages.ChunkBytes()), 1<<31))
+	return int(min(share, 64*float64(l.Pages.ChunkBytes()), 1<<31))
 }
 
 // fill decodes n rows into out, crossing pages as needed.
-func (l *leafReader) fill(out *colOut, n int) error {
+func (l *LeafReader) fill(out *colOut, n int) error {
 	for at := 0; at < n; {
-		if l.left == 0 {
+		if l.Left == 0 {
 			if err := l.nextPage(out, at, n); err != nil {
 				return err
 			}
 			continue
 		}
-		k := out.growStep(at, min(n-at, l.left))
+		k := out.growStep(at, min(n-at, l.Left))
 		present := k
 		switch {
 		case l.node.MaxDef > 0 && l.msbDefs != nil:
@@ -254,12 +260,12 @@ func (l *leafReader) fill(out *colOut, n int) error {
 			if !l.started {
 				// Started on the first value: an all-null page may carry an
 				// empty or degenerate values section.
-				if err := l.values.start(l.pageValues, l.pageCount); err != nil {
+				if err := l.Values.start(l.pageValues, l.pageCount); err != nil {
 					return err
 				}
 				l.started = true
 			}
-			if err := l.values.next(out, at, present); err != nil {
+			if err := l.Values.next(out, at, present); err != nil {
 				return err
 			}
 		}
@@ -268,7 +274,7 @@ func (l *leafReader) fill(out *colOut, n int) error {
 				return err
 			}
 		}
-		l.left -= k
+		l.Left -= k
 		at += k
 	}
 	return nil
@@ -278,10 +284,10 @@ func (l *leafReader) fill(out *colOut, n int) error {
 // values, which fill decodes into out from slot at of a batch of n slots;
 // dictionary pages on the way are decoded, index pages and pages of
 // unknown types are skipped.
-func (l *leafReader) nextPage(out *colOut, at, n int) error {
+func (l *LeafReader) nextPage(out *colOut, at, n int) error {
 	for {
-		p, ok, err := l.pages.Next()
-		l.page = l.pages.Ordinal - 1
+		p, ok, err := l.Pages.Next()
+		l.page = l.Pages.Ordinal - 1
 		l.pageOff = p.Offset
 		if err != nil {
 			return err
@@ -291,7 +297,7 @@ func (l *leafReader) nextPage(out *colOut, at, n int) error {
 		}
 		switch p.Header.Type {
 		case footer.PageTypeDictionary:
-			if err := l.pages.Materialize(&p); err != nil {
+			if err := l.Pages.Materialize(&p); err != nil {
 				return err
 			}
 			if err := l.readDictionary(&p); err != nil {
@@ -301,7 +307,7 @@ func (l *leafReader) nextPage(out *colOut, at, n int) error {
 			if err := l.startData(&p, out, at, n); err != nil {
 				return err
 			}
-			if l.left > 0 {
+			if l.Left > 0 {
 				return nil
 			}
 		}
@@ -313,12 +319,12 @@ func (l *leafReader) nextPage(out *colOut, at, n int) error {
 // straight from the file (startPlacedPage) or from the decompressor
 // (startDirectPage) when they can; other pages are decompressed into the
 // page buffer and decoded from it.
-func (l *leafReader) startData(p *page.Raw, out *colOut, at, n int) error {
+func (l *LeafReader) startData(p *page.Raw, out *colOut, at, n int) error {
 	if p.More > 0 {
 		if placed, err := l.startPlacedPage(p); placed || err != nil {
 			return err
 		}
-		if err := l.pages.Materialize(p); err != nil {
+		if err := l.Pages.Materialize(p); err != nil {
 			return err
 		}
 	}
@@ -330,7 +336,7 @@ func (l *leafReader) startData(p *page.Raw, out *colOut, at, n int) error {
 
 // pageBuffer returns reusable storage for a page of n decompressed bytes,
 // or nil when the chunk is uncompressed and pages are read in place.
-func (l *leafReader) pageBuffer(n int) []byte {
+func (l *LeafReader) pageBuffer(n int) []byte {
 	if l.codec == footer.CodecUncompressed {
 		return nil
 	}
@@ -343,18 +349,18 @@ func (l *leafReader) pageBuffer(n int) []byte {
 
 // attach makes chunk, a pooled buffer of the column chunk's bytes, the
 // leaf's to decode and to return.
-func (l *leafReader) attach(chunk []byte) {
-	l.pages.Data, l.chunkBuf = chunk, chunk
+func (l *LeafReader) attach(chunk []byte) {
+	l.Pages.Data, l.ChunkBuf = chunk, chunk
 }
 
-// release returns the leaf's pooled buffers, and the leaf to its pool.
-func (l *leafReader) release() {
+// Release returns the leaf's pooled buffers, and the leaf to its pool.
+func (l *LeafReader) Release() {
 	l.releaseBuffers()
 	l.decoders.release()
 	if l.pooled {
 		// Drop every reference (the chunk's bytes, decoders) before the
 		// next chunk takes the reader.
-		*l = leafReader{}
+		*l = LeafReader{}
 		leafReaders.Put(l)
 	}
 }
@@ -363,10 +369,10 @@ func (l *leafReader) release() {
 // as the chunk's last row is decoded, so that the columns of a row group
 // read one after another pass the same few page, index and dictionary
 // buffers on instead of each holding its own until the group ends.
-func (l *leafReader) releaseBuffers() {
-	arrowmem.PutBytes(l.chunkBuf)
-	l.pages.ReleaseWindow()
-	l.chunkBuf, l.pages.Data = nil, nil
+func (l *LeafReader) releaseBuffers() {
+	arrowmem.PutBytes(l.ChunkBuf)
+	l.Pages.ReleaseWindow()
+	l.ChunkBuf, l.Pages.Data = nil, nil
 	arrowmem.PutBytes(l.pageBuf)
 	arrowmem.PutBytes(l.placed.bounce)
 	l.placed.bounce = nil
@@ -382,7 +388,7 @@ func (l *leafReader) releaseBuffers() {
 	l.pageBuf, l.idx, l.dict, l.dictArr = nil, nil, nil, nil
 }
 
-func (l *leafReader) readDictionary(p *page.Raw) error {
+func (l *LeafReader) readDictionary(p *page.Raw) error {
 	dh := p.Header.DictionaryPageHeader
 	if dh == nil {
 		return fmt.Errorf("%w: DICTIONARY_PAGE without dictionary_page_header", errs.ErrCorrupt)
@@ -411,7 +417,7 @@ func (l *leafReader) readDictionary(p *page.Raw) error {
 	return nil
 }
 
-func (l *leafReader) startDataPage(p *page.Raw) error {
+func (l *LeafReader) startDataPage(p *page.Raw) error {
 	size := int(p.Header.UncompressedPageSize)
 	if size < 0 {
 		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
@@ -425,7 +431,7 @@ func (l *leafReader) startDataPage(p *page.Raw) error {
 
 // usePage prepares the levels and values of data page dp. vd decodes its
 // values, or nil for the leaf's decoder of the page's encoding.
-func (l *leafReader) usePage(dp page.Data, vd valueDecoder) error {
+func (l *LeafReader) usePage(dp page.Data, vd valueDecoder) error {
 	if int64(dp.NumValues) > l.rows {
 		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", errs.ErrCorrupt, dp.NumValues, l.rows)
 	}
@@ -463,9 +469,27 @@ func (l *leafReader) usePage(dp page.Data, vd valueDecoder) error {
 			}
 			l.decoders.set(dp.Encoding, vd)
 		}
-		l.values, l.started = vd, false
+		l.Values, l.started = vd, false
 		l.pageValues, l.pageCount = dp.Values, dp.NumValues
 	}
-	l.left = dp.NumValues
+	l.Left = dp.NumValues
 	return nil
+}
+
+// DictionaryOnly reports whether the chunk's encoding_stats show a
+// dictionary page and only dictionary-encoded data pages.
+func DictionaryOnly(md *footer.ColumnMetaData) bool {
+	dict, data := false, false
+	for _, s := range md.EncodingStats {
+		switch s.PageType {
+		case footer.PageTypeDictionary:
+			dict = dict || s.Count > 0
+		case footer.PageTypeData, footer.PageTypeDataV2:
+			if s.Count > 0 && s.Encoding != footer.EncodingRLEDictionary && s.Encoding != footer.EncodingPlainDictionary {
+				return false
+			}
+			data = data || s.Count > 0
+		}
+	}
+	return dict && data
 }

@@ -1,4 +1,4 @@
-package arrowio
+package colread
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ const levelChunk = 4096
 // with their values not yet read, for the next batch. They always belong
 // to the current page, whose values decoder still holds their values.
 type nestedLeaf struct {
-	leafReader
+	LeafReader
 	maxDef, maxRep int16
 	defs, reps     levelReader
 
@@ -51,23 +51,23 @@ type nestedLeaf struct {
 
 // newNestedLeaf prepares to read leaf l of a nested field from its column
 // chunk (see newLeafReader for the arguments).
-func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, opts *ReadOptions) (*nestedLeaf, error) {
-	t, err := newTarget(l.Node, l.Field.Type)
+func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, opts Options) (*nestedLeaf, error) {
+	t, err := NewTarget(l.Node, l.Field.Type)
 	if err != nil {
 		return nil, err
 	}
 	return &nestedLeaf{
-		leafReader: leafReader{
+		LeafReader: LeafReader{
 			node:         l.Node,
 			rowGroup:     rg,
 			codec:        md.Codec,
-			mem:          opts.allocator(),
+			mem:          opts.Mem,
 			t:            t,
-			pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
+			Pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
 			page:         -1,
 			rows:         rows,
 			totalRows:    rows,
-			uncompressed: dataBound(md),
+			uncompressed: DataBound(md),
 		},
 		maxDef:      l.Node.MaxDef,
 		maxRep:      l.Node.MaxRep,
@@ -76,7 +76,7 @@ func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk
 	}, nil
 }
 
-// readRows decodes the next n rows: it returns their levels (valid until
+// ReadRows decodes the next n rows: it returns their levels (valid until
 // the next call; rep is nil for a leaf without repetition) and their dense
 // values, which the caller releases.
 func (l *nestedLeaf) readRows(n int) (def, rep []int16, vals arrow.Array, err error) {
@@ -136,7 +136,7 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 		} else {
 			scanned, rows = len(l.rep), rows+r
 		}
-		if l.left == 0 {
+		if l.Left == 0 {
 			// The page's levels are all in the batch: read their values
 			// before the next page replaces it.
 			k, err := l.decodeValues(out, values, done, len(l.def))
@@ -144,7 +144,7 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 				return 0, err
 			}
 			values, done = values+k, len(l.def)
-			if rows == n && (int64(n) == l.rows && l.levelsLeft <= 0 || l.pages.Exhausted()) {
+			if rows == n && (int64(n) == l.rows && l.levelsLeft <= 0 || l.Pages.Exhausted()) {
 				// The row group's last row ends with the chunk's last
 				// level (pages past the chunk's declared levels are not
 				// read: a padded chunk may hold the next chunk's).
@@ -162,7 +162,7 @@ func (l *nestedLeaf) fill(out *colOut, n int) (int, error) {
 			// page's declared count.
 			want = min(n-len(l.def), max(levelChunk, len(l.def)))
 		}
-		if err := l.decodeLevels(min(l.left, want)); err != nil {
+		if err := l.decodeLevels(min(l.Left, want)); err != nil {
 			return 0, err
 		}
 	}
@@ -189,7 +189,7 @@ func (l *nestedLeaf) decodeLevels(k int) error {
 		}
 	}
 	l.seen = l.seen || k > 0
-	l.left -= k
+	l.Left -= k
 	return nil
 }
 
@@ -216,9 +216,9 @@ func putLevels(s []int16) {
 	}
 }
 
-// release returns the reader's pooled buffers, its levels included.
+// Release returns the reader's pooled buffers, its levels included.
 func (l *nestedLeaf) release() {
-	l.leafReader.release()
+	l.LeafReader.Release()
 	putLevels(l.def)
 	putLevels(l.rep)
 	l.def, l.rep = nil, nil
@@ -235,13 +235,13 @@ func (l *nestedLeaf) decodeValues(out *colOut, at, from, to int) (int, error) {
 		return k, nil
 	}
 	if !l.started {
-		if err := l.values.start(l.pageValues, l.pageCount); err != nil {
+		if err := l.Values.start(l.pageValues, l.pageCount); err != nil {
 			return 0, err
 		}
 		l.started = true
 	}
 	growColOut(out, at+k)
-	return k, l.values.next(out, at, k)
+	return k, l.Values.next(out, at, k)
 }
 
 // valueHint guesses how many values n rows hold, to size the first
@@ -258,7 +258,7 @@ func (l *nestedLeaf) valueHint(n int) int {
 	if l.totalRows > 0 && l.chunkLevels > 0 {
 		est = float64(l.chunkLevels) / float64(l.totalRows) * float64(n)
 	}
-	return int(min(est, 64*float64(l.pages.ChunkBytes()), 1<<26))
+	return int(min(est, 64*float64(l.Pages.ChunkBytes()), 1<<26))
 }
 
 // nextPage reads pages until the next data page and prepares its levels
@@ -266,8 +266,8 @@ func (l *nestedLeaf) valueHint(n int) int {
 // skipped.
 func (l *nestedLeaf) nextPage() error {
 	for {
-		p, ok, err := l.pages.Next()
-		l.page = l.pages.Ordinal - 1
+		p, ok, err := l.Pages.Next()
+		l.page = l.Pages.Ordinal - 1
 		l.pageOff = p.Offset
 		if err != nil {
 			return err
@@ -284,7 +284,7 @@ func (l *nestedLeaf) nextPage() error {
 			if err := l.startPage(&p); err != nil {
 				return err
 			}
-			if l.left > 0 {
+			if l.Left > 0 {
 				return nil
 			}
 		}
@@ -319,10 +319,10 @@ func (l *nestedLeaf) startPage(p *page.Raw) error {
 			}
 			l.decoders.set(dp.Encoding, vd)
 		}
-		l.values, l.started = vd, false
+		l.Values, l.started = vd, false
 		l.pageValues, l.pageCount = dp.Values, dp.NumValues
 	}
-	l.left = dp.NumValues
+	l.Left = dp.NumValues
 	l.levelsLeft -= int64(dp.NumValues)
 	return nil
 }

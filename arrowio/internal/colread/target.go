@@ -1,4 +1,4 @@
-package arrowio
+package colread
 
 import (
 	"encoding/binary"
@@ -62,16 +62,16 @@ func physicalWidth(n *footer.Node) int {
 	return 0
 }
 
-// newTarget decides how leaf n decodes into Arrow type dt, or returns an
+// NewTarget decides how leaf n decodes into Arrow type dt, or returns an
 // error wrapping ErrUnsupported when no conversion exists.
-func newTarget(n *footer.Node, dt arrow.DataType) (target, error) {
+func NewTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 	t := target{typ: dt, physWidth: physicalWidth(n)}
 	if dt.ID() == arrow.NULL {
 		t.kind = nullTarget
 		return t, nil
 	}
 	if d, ok := dt.(*arrow.DictionaryType); ok {
-		v, err := newTarget(n, d.ValueType)
+		v, err := NewTarget(n, d.ValueType)
 		if err != nil {
 			return target{}, err
 		}
@@ -144,7 +144,7 @@ func newTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 		if !ok {
 			return bad()
 		}
-		t.conv = int96ToTimestamp(ts.Unit)
+		t.conv = Int96ToTimestamp(ts.Unit)
 	case footer.TypeFixedLenByteArray:
 		switch {
 		case isDecimal(dt):
@@ -312,9 +312,9 @@ func intervalToMonthDayNano(dst, src []byte, n int) {
 
 // julianUnixEpoch is the Julian day number of 1970-01-01, the day INT96
 // timestamps count from.
-const julianUnixEpoch = 2_440_588
+const JulianUnixEpoch = 2_440_588
 
-// int96ToTimestamp converts INT96 timestamps (8 bytes of nanoseconds within
+// Int96ToTimestamp converts INT96 timestamps (8 bytes of nanoseconds within
 // the day, then a 4-byte Julian day) to Arrow timestamps of unit u. The
 // arithmetic wraps in int64 like the writers that produce such values do:
 // a nanosecond timestamp covers the years 1677 to 2262, and dates outside
@@ -326,7 +326,7 @@ const julianUnixEpoch = 2_440_588
 // stores into them (one call per value).
 //
 //go:noinline
-func int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {
+func Int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {
 	var perDay, div int64
 	switch u {
 	case arrow.Second:
@@ -342,7 +342,7 @@ func int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {
 		for i := range n {
 			s := src[12*i : 12*i+12]
 			nanos := int64(binary.LittleEndian.Uint64(s))
-			days := int64(binary.LittleEndian.Uint32(s[8:])) - julianUnixEpoch
+			days := int64(binary.LittleEndian.Uint32(s[8:])) - JulianUnixEpoch
 			binary.LittleEndian.PutUint64(dst[8*i:], uint64(days*perDay+nanos/div))
 		}
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package colread
 
 import (
 	"encoding/binary"
@@ -52,7 +52,7 @@ type scratchHolder interface {
 	releaseScratch()
 }
 
-// release returns the decoders' pooled scratch and forgets the decoders,
+// Release returns the decoders' pooled scratch and forgets the decoders,
 // when the leaf's chunk is done: the next chunk's decoders take the
 // scratch from the pool instead of allocating their own.
 func (d *valueDecoders) release() {
