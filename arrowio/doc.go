@@ -4,4 +4,18 @@
 // Column chunks decode straight into Arrow buffers allocated from the
 // caller's memory.Allocator through the vectorized routines of package
 // kernels; nothing passes through per-value Go interfaces or builders.
+//
+// The machinery lives in internal packages that import one way:
+//
+//	errs, codec, schema            errors, page codecs, Parquet <-> Arrow types
+//	page     <- codec              page headers, CRC, decryption, v1/v2 split
+//	colread  <- page, schema       leaf readers into Arrow buffers, nested assembly
+//	colwrite <- codec, schema      column writers: encodings, statistics, indexes
+//	arrowio  <- colread, colwrite  options, Reader/Writer lifecycle, row groups,
+//	                               filters and I/O scheduling
+//
+// Read: footer -> schema.NewPlan -> per row group and projected column,
+// chunk bytes -> colread reader -> arrow.Array -> record batch.
+// Write: record batch -> one colwrite.Writer per leaf -> row group ->
+// page indexes, bloom filters and footer at Close.
 package arrowio
