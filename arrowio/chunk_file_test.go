@@ -85,7 +85,7 @@ func TestPagesFromFile(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer rd.Close()
-				rd.chunkReads, rd.window = true, r.window
+				rd.f.ChunkReads, rd.f.Window = true, r.window
 				var tbl arrow.Table
 				if batch == 0 {
 					tbl, err = rd.ReadTable(context.Background())
@@ -123,7 +123,7 @@ func checkPageReads(t *testing.T, desc string, file []byte) {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	rd.chunkReads, rd.window = true, 1024
+	rd.f.ChunkReads, rd.f.Window = true, 1024
 	src.reads, src.bytes = nil, 0 // the footer's reads
 	tbl, err := rd.ReadTable(context.Background())
 	if err != nil {
@@ -131,7 +131,7 @@ func checkPageReads(t *testing.T, desc string, file []byte) {
 	}
 	tbl.Release()
 	var chunks, largest int64
-	for _, rg := range rd.ft.Meta.RowGroups {
+	for _, rg := range rd.f.Footer.Meta.RowGroups {
 		for _, cc := range rg.Columns[:len(names)] {
 			chunks += cc.MetaData.TotalCompressedSize
 			largest = max(largest, cc.MetaData.TotalCompressedSize)
@@ -141,12 +141,12 @@ func checkPageReads(t *testing.T, desc string, file []byte) {
 		t.Fatalf("%s: no chunk is larger than two pages; the test reads nothing page by page", desc)
 	}
 	for _, r := range src.reads {
-		if r.end-r.start > pageBound {
-			t.Errorf("%s: a read of %d bytes at %d: a chunk was read whole", desc, r.end-r.start, r.start)
+		if r.End-r.Start > pageBound {
+			t.Errorf("%s: a read of %d bytes at %d: a chunk was read whole", desc, r.End-r.Start, r.Start)
 			break
 		}
 	}
-	if src.bytes < chunks || src.bytes > chunks+int64(len(rd.ft.Meta.RowGroups)*len(names)*1024) {
+	if src.bytes < chunks || src.bytes > chunks+int64(len(rd.f.Footer.Meta.RowGroups)*len(names)*1024) {
 		t.Errorf("%s: read %d bytes for chunks of %d bytes", desc, src.bytes, chunks)
 	}
 }

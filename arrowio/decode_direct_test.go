@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/scan"
+
 	"github.com/quiverio/quiver/arrowio/internal/colread"
 
 	"github.com/quiverio/quiver/arrowio/internal/page"
@@ -55,13 +57,13 @@ func TestDirectPages(t *testing.T) {
 func checkDirect(t *testing.T, desc string, file []byte, v2 bool) {
 	t.Helper()
 	rd, g := firstGroup(t, file)
-	rec, err := g.read(context.Background(), int(g.rows), 1)
+	rec, err := g.Read(context.Background(), int(g.Rows), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Release()
 	for c, f := range rd.Schema().Fields() {
-		l := g.leaves[c].(*colread.LeafReader)
+		l := g.Leaves[c].(*colread.LeafReader)
 		want := l.CopiesValues() && (v2 || !f.Nullable)
 		if _, direct := l.Values.(*colread.InPlace); direct != want {
 			t.Errorf("%s: column %s (%s) decompressed into the batch: %v, want %v", desc, f.Name, f.Type, direct, want)
@@ -71,18 +73,18 @@ func checkDirect(t *testing.T, desc string, file []byte, v2 bool) {
 
 // firstGroup opens file's first row group, for tests that look into its
 // column readers; the test's cleanup releases both.
-func firstGroup(t *testing.T, file []byte) (*Reader, *group) {
+func firstGroup(t *testing.T, file []byte) (*Reader, *scan.Group) {
 	t.Helper()
 	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rd.Close() })
-	g, err := rd.openGroup(context.Background(), 0, nil)
+	g, err := rd.f.OpenGroup(context.Background(), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(g.release)
+	t.Cleanup(g.Release)
 	return rd, g
 }
 
@@ -99,7 +101,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 	defer rec.Release()
 	file := writePqarrow(t, rec, parquet.WithCompression(compress.Codecs.Snappy))
 	_, g := firstGroup(t, file)
-	l := g.leaves[0].(*colread.LeafReader)
+	l := g.Leaves[0].(*colread.LeafReader)
 
 	// 100 levels in one bit-packed run (13 groups of 8), every tenth null:
 	// 90 values. The header says 11 nulls, and the section holds 89.

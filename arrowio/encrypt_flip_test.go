@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/scan"
+
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -30,23 +32,23 @@ func readAllBytes(img []byte, opts ReadOptions) (arrow.Table, error) {
 // the data read without failing authentication: the chunks of plaintext
 // columns and, under AES_GCM_CTR_V1, the chunks of encrypted columns
 // (their page bodies are CTR modules, which have no tag).
-func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []byteRange {
+func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []scan.ByteRange {
 	rd, err := Open(bytes.NewReader(img), int64(len(img)), ReadOptions{Decryption: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	var out []byteRange
+	var out []scan.ByteRange
 	for i, rg := range rd.Metadata().RowGroups {
 		for j, cc := range rg.Columns {
-			if cc.CryptoMetadata != nil && rd.crypt.Algorithm() == encrypt.AesGcmV1 {
+			if cc.CryptoMetadata != nil && rd.f.Crypt.Algorithm() == encrypt.AesGcmV1 {
 				continue
 			}
 			start, length, err := page.ChunkRange(cc.MetaData, int64(len(img)), false)
 			if err != nil {
 				t.Fatalf("row group %d, column %d: %v", i, j, err)
 			}
-			out = append(out, byteRange{start, start + length})
+			out = append(out, scan.ByteRange{Start: start, End: start + length})
 		}
 	}
 	return out
@@ -79,7 +81,7 @@ func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, s
 		}
 		inFree := false
 		for _, r := range free {
-			inFree = inFree || (int64(at) >= r.start && int64(at) < r.end)
+			inFree = inFree || (int64(at) >= r.Start && int64(at) < r.End)
 		}
 		if !inFree {
 			t.Errorf("byte %d flipped: read without error and returned other data", at)

@@ -118,9 +118,9 @@ func TestEncryptedCorpusBloomFilters(t *testing.T) {
 	defer rd.Close()
 	found := 0
 	for rg := range rd.NumRowGroups() {
-		for _, leaf := range rd.ft.Schema.Leaves {
+		for _, leaf := range rd.f.Footer.Schema.Leaves {
 			col := leaf.DottedPath()
-			cc := &rd.ft.Meta.RowGroups[rg].Columns[leaf.Column]
+			cc := &rd.f.Footer.Meta.RowGroups[rg].Columns[leaf.Column]
 			if cc.CryptoMetadata == nil {
 				continue
 			}
@@ -144,7 +144,7 @@ func TestEncryptedCorpusBloomFilters(t *testing.T) {
 	if len(full) == 0 {
 		t.Fatal("no rows")
 	}
-	for _, leaf := range rd.ft.Schema.Leaves {
+	for _, leaf := range rd.f.Footer.Schema.Leaves {
 		if leaf.Physical != footer.TypeDouble {
 			continue
 		}

@@ -234,7 +234,7 @@ func TestEncryptedWriteLayout(t *testing.T) {
 				}
 			}
 			for j, cc := range rd.Metadata().RowGroups[0].Columns {
-				path := rd.ft.Schema.Leaves[j].DottedPath()
+				path := rd.f.Footer.Schema.Leaves[j].DottedPath()
 				ck, own := m.enc.ColumnKeys[path]
 				encrypted := len(m.enc.ColumnKeys) == 0 || own
 				switch {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/scan"
+
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -25,13 +27,13 @@ type countingReaderAt struct {
 	f     io.ReaderAt
 	mu    sync.Mutex
 	bytes int64
-	reads []byteRange
+	reads []scan.ByteRange
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	c.mu.Lock()
 	c.bytes += int64(len(p))
-	c.reads = append(c.reads, byteRange{off, off + int64(len(p))})
+	c.reads = append(c.reads, scan.ByteRange{Start: off, End: off + int64(len(p))})
 	c.mu.Unlock()
 	return c.f.ReadAt(p, off)
 }
@@ -207,7 +209,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 	pagesEnd := int64(4)
 	for _, rg := range r.Metadata().RowGroups {
 		for _, cc := range rg.Columns {
-			start, length, err := page.ChunkRange(cc.MetaData, r.ft.MetaOffset, false)
+			start, length, err := page.ChunkRange(cc.MetaData, r.f.Footer.MetaOffset, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,8 +217,8 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 		}
 	}
 	for _, rd := range c.reads {
-		if rd.start < pagesEnd {
-			t.Errorf("read [%d, %d) touches the pages, which end at %d", rd.start, rd.end, pagesEnd)
+		if rd.Start < pagesEnd {
+			t.Errorf("read [%d, %d) touches the pages, which end at %d", rd.Start, rd.End, pagesEnd)
 		}
 	}
 	t.Logf("absent key: %d reads, %d of %d bytes", len(c.reads), c.bytes, size)
@@ -250,13 +252,13 @@ func TestDictionaryPrunesRowGroup(t *testing.T) {
 		t.Fatalf("%d rows of kiwi, want %d", n, rows/3)
 	}
 	md := r.Metadata().RowGroups[0].Columns[1].MetaData
-	start, length, err := page.ChunkRange(md, r.ft.MetaOffset, false)
+	start, length, err := page.ChunkRange(md, r.f.Footer.MetaOffset, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, rd := range c.reads {
-		if rd.end > start && rd.start < start+length {
-			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.start, rd.end, start, start+length)
+		if rd.End > start && rd.Start < start+length {
+			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.Start, rd.End, start, start+length)
 		}
 	}
 }

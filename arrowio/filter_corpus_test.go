@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/scan"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -79,7 +81,7 @@ func bruteForceWith(t *testing.T, buf []byte, p pageindex.Predicate, opts ReadOp
 		t.Fatal(err)
 	}
 	defer r.Close()
-	b, err := pageindex.Bind(p, r.ft.Schema)
+	b, err := pageindex.Bind(p, r.f.Footer.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,12 +93,12 @@ func bruteForceWith(t *testing.T, buf []byte, p pageindex.Predicate, opts ReadOp
 		}
 		cols := make([]arrow.Array, len(b.Leaves()))
 		for i, l := range b.Leaves() {
-			if cols[i], err = leafArray(rec.Column(rec.Schema().FieldIndices(l.Path[0])[0]), l, memory.DefaultAllocator); err != nil {
+			if cols[i], err = scan.LeafArray(rec.Column(rec.Schema().FieldIndices(l.Path[0])[0]), l, memory.DefaultAllocator); err != nil {
 				t.Fatal(err)
 			}
 		}
 		sel, err := b.Select(cols, int(rec.NumRows()))
-		releaseArrays(cols)
+		scan.ReleaseArrays(cols)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +130,7 @@ func TestFilterCorpusBloomFiles(t *testing.T) {
 			t.Fatalf("%s: no bloom filter", name)
 		}
 		for _, length := range []int32{0, md.BloomFilterLength.Or(0)} {
-			bf, err := pageindex.ReadBloom(bytes.NewReader(buf), off, length, r.ft.MetaOffset)
+			bf, err := pageindex.ReadBloom(bytes.NewReader(buf), off, length, r.f.Footer.MetaOffset)
 			if err != nil {
 				t.Fatalf("%s: bloom filter (length %d): %v", name, length, err)
 			}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/scan"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -18,27 +20,27 @@ func TestTakeSpans(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	rng := rand.New(rand.NewPCG(4, 4))
-	r := &Reader{opts: ReadOptions{Allocator: mem}}
+	r := &scan.File{Options: scan.Options{Mem: mem}}
 	types := append([]arrow.DataType{arrow.BinaryTypes.LargeString, arrow.BinaryTypes.LargeBinary, arrow.FixedWidthTypes.Boolean}, flatTypes...)
 	for _, dt := range types {
 		for _, nulls := range []float64{0, 0.3} {
 			full := randomArray(t, mem, dt, 500, nulls, false, rng)
 			src := array.NewSlice(full, 7, 480)
 			full.Release()
-			var spans []span
+			var spans []scan.Span
 			for at := int64(rng.IntN(5)); at < int64(src.Len()); {
 				end := min(int64(src.Len()), at+1+int64(rng.IntN(12)))
-				spans = append(spans, span{at, end})
+				spans = append(spans, scan.Span{Start: at, End: end})
 				at = end + 1 + int64(rng.IntN(9))
 			}
 			src.Retain()
-			got, err := takeSpans(src, spans, r)
+			got, err := scan.TakeSpans(src, spans, r)
 			if err != nil {
 				t.Fatalf("%s: %v", dt, err)
 			}
 			k := 0
 			for _, s := range spans {
-				for i := s.start; i < s.end; i++ {
+				for i := s.Start; i < s.End; i++ {
 					if got.IsNull(k) != src.IsNull(int(i)) || !src.IsNull(int(i)) && canonical(got, k) != canonical(src, int(i)) {
 						t.Fatalf("%s: row %d (source %d) differs", dt, k, i)
 					}
@@ -67,12 +69,12 @@ func TestPagesCovering(t *testing.T) {
 		{pageindex.Ranges{{Start: 19, End: 21}}, pageindex.Ranges{{Start: 0, End: 30}}},
 	}
 	for _, c := range cases {
-		got := pagesCovering(firsts, c.ranges, 40)
+		got := scan.PagesCovering(firsts, c.ranges, 40)
 		// Every leaf's pages must tile the cover exactly.
 		for _, first := range firsts {
 			var tiled pageindex.Ranges
-			for _, p := range overlappingPages(first, got, 40) {
-				pf, pe := pageSpan(first, p, 40)
+			for _, p := range scan.OverlappingPages(first, got, 40) {
+				pf, pe := scan.PageSpan(first, p, 40)
 				tiled = pageindex.Union(tiled, pageindex.Ranges{{Start: pf, End: pe}})
 			}
 			if fmt.Sprint(tiled) != fmt.Sprint(got) {
@@ -86,7 +88,7 @@ func TestPagesCovering(t *testing.T) {
 			t.Errorf("ranges %v: cover %v, want %v", c.ranges, got, c.want)
 		}
 	}
-	spans := positionsIn(pageindex.Ranges{{Start: 10, End: 20}, {Start: 30, End: 40}}, pageindex.Ranges{{Start: 12, End: 14}, {Start: 18, End: 20}, {Start: 30, End: 31}, {Start: 35, End: 40}})
+	spans := scan.PositionsIn(pageindex.Ranges{{Start: 10, End: 20}, {Start: 30, End: 40}}, pageindex.Ranges{{Start: 12, End: 14}, {Start: 18, End: 20}, {Start: 30, End: 31}, {Start: 35, End: 40}})
 	if fmt.Sprint(spans) != "[{2 4} {8 11} {15 20}]" {
 		t.Errorf("positionsIn = %v", spans)
 	}

@@ -253,11 +253,11 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 				t.Fatalf("open: %v", err)
 			}
 			defer rd.Close()
-			for i, col := range rd.cols {
-				if col.nested == nil {
+			for i, col := range rd.f.Cols {
+				if col.Nested == nil {
 					continue
 				}
-				sh, err := levels.NewShredder(col.nested.Node)
+				sh, err := levels.NewShredder(col.Nested.Node)
 				if err != nil {
 					t.Fatalf("column %d: shredder: %v", i, err)
 				}
@@ -270,7 +270,7 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 						c.Values.Release()
 					}
 				}()
-				for j, l := range col.nested.Leaves {
+				for j, l := range col.Nested.Leaves {
 					def, rep := writtenLevels(t, nc.file, rd, l.Node)
 					if l.Node.MaxDef == 0 {
 						// No definition levels on the page; the

@@ -3,6 +3,8 @@ package arrowio
 import (
 	"runtime"
 
+	"github.com/quiverio/quiver/arrowio/internal/scan"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/encrypt"
@@ -14,7 +16,7 @@ import (
 // ReadOptions.BatchSize is zero.
 const DefaultBatchSize = 65536
 
-// ReadOptions configures a [Reader]. The zero value reads every column of
+// ReadOptions configures a [File]. The zero value reads every column of
 // every row group in batches of [DefaultBatchSize] rows, using all CPUs.
 type ReadOptions struct {
 	// Columns selects columns by dotted field path ("a", "a.b"); selecting
@@ -96,23 +98,29 @@ type ReadOptions struct {
 	Filter pageindex.Predicate
 }
 
-func (o *ReadOptions) allocator() memory.Allocator {
-	if o.Allocator == nil {
-		return arrowmem.Default
+// resolve returns o with its defaults applied.
+func (o *ReadOptions) resolve() scan.Options {
+	so := scan.Options{
+		Columns:     o.Columns,
+		RowGroups:   o.RowGroups,
+		BatchSize:   o.BatchSize,
+		Parallelism: o.Parallelism,
+		Mem:         o.Allocator,
+		VerifyCRC:   o.VerifyCRC,
+		Mapping:     o.Mapping,
+		Dictionary:  o.Dictionary,
+		Decryption:  o.Decryption,
+		MemoryMap:   o.MemoryMap,
+		Filter:      o.Filter,
 	}
-	return o.Allocator
-}
-
-func (o *ReadOptions) batchSize() int {
-	if o.BatchSize <= 0 {
-		return DefaultBatchSize
+	if so.BatchSize <= 0 {
+		so.BatchSize = DefaultBatchSize
 	}
-	return o.BatchSize
-}
-
-func (o *ReadOptions) parallelism() int {
-	if o.Parallelism <= 0 {
-		return runtime.GOMAXPROCS(0)
+	if so.Parallelism <= 0 {
+		so.Parallelism = runtime.GOMAXPROCS(0)
 	}
-	return o.Parallelism
+	if so.Mem == nil {
+		so.Mem = arrowmem.Default
+	}
+	return so
 }

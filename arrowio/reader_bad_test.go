@@ -56,7 +56,7 @@ func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err err
 		return 0, err
 	}
 	defer rd.Close()
-	rd.chunkReads, rd.window = m.chunkReads, m.window
+	rd.f.ChunkReads, rd.f.Window = m.chunkReads, m.window
 	tbl, err := rd.ReadTable(context.Background())
 	if err != nil {
 		return 0, err

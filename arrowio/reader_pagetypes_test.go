@@ -226,7 +226,7 @@ func TestSkipIndexAndUnknownPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rd.chunkReads, rd.window = true, 64
+			rd.f.ChunkReads, rd.f.Window = true, 64
 			tbl, err := readAllBatches(rd)
 			rd.Close()
 			if err != nil {

@@ -242,7 +242,7 @@ func checkStorage(t *testing.T, desc string, file []byte, schema *arrow.Schema, 
 		default:
 			continue
 		}
-		if leaf := rd.ft.Schema.LeafByPath(f.Name); leaf == nil || leaf.Physical != want {
+		if leaf := rd.f.Footer.Schema.LeafByPath(f.Name); leaf == nil || leaf.Physical != want {
 			t.Errorf("%s: column %s (%s) not stored as %s", desc, f.Name, f.Type, want)
 		}
 	}
@@ -325,7 +325,7 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 		t.Fatalf("%s: open: %v", desc, err)
 	}
 	defer pr.Close()
-	pr.chunkReads, pr.window = true, 1+rng.IntN(300)
+	pr.f.ChunkReads, pr.f.Window = true, 1+rng.IntN(300)
 	ptbl, err := readAllBatches(pr)
 	if err != nil {
 		t.Fatalf("%s: read page by page: %v", desc, err)
@@ -333,7 +333,7 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	defer ptbl.Release()
 	ptblVals := tableValues(t, mem, ptbl)
 	defer ptblVals.Release()
-	checkTable(t, fmt.Sprintf("%s: read page by page, window %d", desc, pr.window), ptblVals, wantVals)
+	checkTable(t, fmt.Sprintf("%s: read page by page, window %d", desc, pr.f.Window), ptblVals, wantVals)
 	rr, err := rd.RecordReader(ctx)
 	if err != nil {
 		t.Fatalf("%s: RecordReader: %v", desc, err)
@@ -342,8 +342,8 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	var row int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		if rec.NumRows() > int64(rd.opts.batchSize()) {
-			t.Fatalf("%s: batch of %d rows, BatchSize %d", desc, rec.NumRows(), rd.opts.batchSize())
+		if rec.NumRows() > int64(rd.f.Options.BatchSize) {
+			t.Fatalf("%s: batch of %d rows, BatchSize %d", desc, rec.NumRows(), rd.f.Options.BatchSize)
 		}
 		if !rec.Schema().Equal(want.Schema()) {
 			t.Fatalf("%s: batch at row %d: schema\n%s\nwant\n%s", desc, row, rec.Schema(), want.Schema())

@@ -39,7 +39,7 @@ func TestChunkReadsTruncated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !rd.chunkReads {
+		if !rd.f.ChunkReads {
 			t.Fatal("OpenFile did not set chunkReads")
 		}
 		// Column a's chunk starts the file; b's is past 8 KiB.
@@ -77,20 +77,20 @@ func TestChunkReadsRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	g, err := rd.openGroup(context.Background(), 0, nil)
+	g, err := rd.f.OpenGroup(context.Background(), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.release()
-	if len(g.buffers) != 0 || g.pending == nil {
-		t.Fatalf("the group read %d buffers up front", len(g.buffers))
+	defer g.Release()
+	if len(g.Buffers) != 0 || g.Pending == nil {
+		t.Fatalf("the group read %d buffers up front", len(g.Buffers))
 	}
-	rec, err := g.read(context.Background(), 5000, 1)
+	rec, err := g.Read(context.Background(), 5000, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Release()
-	for c, l := range g.leaves {
+	for c, l := range g.Leaves {
 		if lr := l.(*colread.LeafReader); lr.ChunkBuf != nil || lr.Pages.Data != nil {
 			t.Errorf("column %d still holds its chunk after its last row", c)
 		}

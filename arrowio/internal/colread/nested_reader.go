@@ -82,7 +82,7 @@ func NewNestedReader(f *NestedField, rg int, chunks []Chunk, rows int64, opts Op
 // columnChunk is one column chunk of a row group in memory: its metadata
 // and its bytes, which start at file offset base.
 type Chunk struct {
-	Meta   *footer.ColumnMetaData
+	Meta *footer.ColumnMetaData
 	Data []byte
 	Base int64
 }

@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"context"
@@ -39,22 +39,22 @@ func (x *rowGroupIndex) release() {
 // predicate column and the OffsetIndex of every leaf the filtered read
 // decodes. An index that lies outside the file's pages or does not
 // parse is an error.
-func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*rowGroupIndex, error) {
+func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*rowGroupIndex, error) {
 	x := &rowGroupIndex{ci: make([]*footer.ColumnIndex, len(rg.Columns)), oi: make([]*footer.OffsetIndex, len(rg.Columns))}
 	type want struct {
 		leaf *footer.Node
 		ci   bool
 	}
 	var wants []want
-	var ranges []byteRange
+	var ranges []ByteRange
 	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
-		start, end, ok, err := pageindex.IndexSpan(off, length, r.ft.MetaOffset)
+		start, end, ok, err := pageindex.IndexSpan(off, length, r.Footer.MetaOffset)
 		if err != nil {
 			return &errs.CorruptError{Offset: off.Value, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
 		if ok {
 			wants = append(wants, want{leaf, ci})
-			ranges = append(ranges, byteRange{start, end})
+			ranges = append(ranges, ByteRange{start, end})
 		}
 		return nil
 	}
@@ -82,7 +82,7 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 		x.release()
 		return nil, fmt.Errorf("row group %d: page index: %w", i, err)
 	}
-	err = r.mapped.guard(func() error {
+	err = r.Mapped.guard(func() error {
 		for k, w := range wants {
 			var msg footer.Message
 			t := encrypt.ModuleOffsetIndex
@@ -99,10 +99,10 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 			}
 			plain, err := encrypt.OpenModule(c, bufs[k], t)
 			if err != nil {
-				return r.indexError(i, w.leaf, ranges[k].start, err)
+				return r.indexError(i, w.leaf, ranges[k].Start, err)
 			}
 			if _, err := footer.Unmarshal(plain, msg); err != nil {
-				return &errs.CorruptError{Offset: ranges[k].start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", errs.ErrCorrupt, err)}
+				return &errs.CorruptError{Offset: ranges[k].Start, RowGroup: i, Column: w.leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: page index: %w", errs.ErrCorrupt, err)}
 			}
 		}
 		return nil
@@ -119,8 +119,8 @@ func (r *Reader) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) 
 // pages (the dictionary) and the data pages that cover ranges are read,
 // all leaves in one coalesced read; otherwise the whole chunks are. The
 // arrays do not keep the bytes read, which go back to the pool.
-func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
-	rg := &r.ft.Meta.RowGroups[gi]
+func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
+	rg := &r.Footer.Meta.RowGroups[gi]
 	n := rg.NumRows
 	var buffers [][]byte
 	defer func() {
@@ -129,7 +129,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 		}
 	}()
 	dec := decompressors.Get().(*codec.Decompressor)
-	dec.Checksums = r.opts.VerifyCRC
+	dec.Checksums = r.Options.VerifyCRC
 	defer decompressors.Put(dec)
 	leaves := col.leafNodes()
 	chunks := make([]colread.Chunk, len(leaves))
@@ -151,7 +151,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 			return nil, &errs.CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
 				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
 		}
-		start, length, err := page.ChunkRange(md, r.ft.MetaOffset, r.padChunks)
+		start, length, err := page.ChunkRange(md, r.Footer.MetaOffset, r.padChunks)
 		if err != nil {
 			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
@@ -165,15 +165,15 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	}
 	cover := pageindex.Full(n)
 	if indexed {
-		cover = pagesCovering(firsts, ranges, n)
+		cover = PagesCovering(firsts, ranges, n)
 	}
 	// Each leaf's byte ranges: its whole chunk, or its leading pages and
 	// the data pages within cover.
-	var brs []byteRange
+	var brs []ByteRange
 	var owner []int // the leaf of each byte range
 	for k, leaf := range leaves {
 		if cover.Rows() == n {
-			brs, owner = append(brs, byteRange{chunks[k].Base, ends[k]}), append(owner, k)
+			brs, owner = append(brs, ByteRange{chunks[k].Base, ends[k]}), append(owner, k)
 			continue
 		}
 		leafRanges, err := pageRanges(idx.oi[leaf.Column], firsts[k], cover, n, chunks[k].Base, ends[k])
@@ -188,7 +188,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	if err != nil {
 		return nil, fmt.Errorf("row group %d: %w", gi, err)
 	}
-	err = r.mapped.guard(func() error {
+	err = r.Mapped.guard(func() error {
 		for k := range chunks {
 			var parts [][]byte
 			for j, b := range bufs {
@@ -218,10 +218,10 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	}
 	rows := cover.Rows()
 	var l colread.Reader
-	if col.nested == nil {
+	if col.Nested == nil {
 		l, err = colread.NewLeafReader(col.leaf, gi, chunks[0].Meta, chunks[0].Data, chunks[0].Base, rows, col.field.Type, r.leafOptions(), nil)
 	} else {
-		l, err = colread.NewNestedReader(col.nested, gi, chunks, rows, r.leafOptions())
+		l, err = colread.NewNestedReader(col.Nested, gi, chunks, rows, r.leafOptions())
 	}
 	if err != nil {
 		return nil, err
@@ -229,7 +229,7 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 	defer l.Release()
 	colread.SetPageCrypt(l, crypts)
 	var arr arrow.Array
-	err = r.mapped.guard(func() (err error) {
+	err = r.Mapped.guard(func() (err error) {
 		arr, err = l.ReadRows(int(rows), dec)
 		return err
 	})
@@ -241,21 +241,21 @@ func (r *Reader) readColumnRanges(ctx context.Context, gi int, col column, idx *
 		return nil, &errs.CorruptError{Offset: chunks[0].Base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", errs.ErrCorrupt)}
 	}
-	return takeSpans(arr, positionsIn(cover, ranges), r)
+	return TakeSpans(arr, PositionsIn(cover, ranges), r)
 }
 
-// pagesCovering returns the rows of the pages that hold ranges, for
+// PagesCovering returns the rows of the pages that hold ranges, for
 // columns whose leaves' pages start at the rows firsts gives: the
 // smallest set of rows, including ranges, that every leaf's pages tile
 // exactly, so that every leaf decodes the same rows.
-func pagesCovering(firsts [][]int64, ranges pageindex.Ranges, n int64) pageindex.Ranges {
+func PagesCovering(firsts [][]int64, ranges pageindex.Ranges, n int64) pageindex.Ranges {
 	cover := ranges
 	for {
 		next := cover
 		for _, first := range firsts {
 			var spans pageindex.Ranges
-			for _, p := range overlappingPages(first, cover, n) {
-				pf, pe := pageSpan(first, p, n)
+			for _, p := range OverlappingPages(first, cover, n) {
+				pf, pe := PageSpan(first, p, n)
 				if k := len(spans); k > 0 && spans[k-1].End == pf {
 					spans[k-1].End = pe
 				} else {
@@ -271,22 +271,22 @@ func pagesCovering(firsts [][]int64, ranges pageindex.Ranges, n int64) pageindex
 	}
 }
 
-// pageSpan returns the rows [first[p], first[p+1]) of page p of a row
+// PageSpan returns the rows [first[p], first[p+1]) of page p of a row
 // group of n rows.
-func pageSpan(first []int64, p int, n int64) (int64, int64) {
+func PageSpan(first []int64, p int, n int64) (int64, int64) {
 	if p+1 < len(first) {
 		return first[p], first[p+1]
 	}
 	return first[p], n
 }
 
-// overlappingPages returns, in order, the pages (by their first rows
+// OverlappingPages returns, in order, the pages (by their first rows
 // first, in a row group of n rows) that hold rows of r.
-func overlappingPages(first []int64, r pageindex.Ranges, n int64) []int {
+func OverlappingPages(first []int64, r pageindex.Ranges, n int64) []int {
 	var out []int
 	k := 0
 	for p := range first {
-		pf, pe := pageSpan(first, p, n)
+		pf, pe := PageSpan(first, p, n)
 		for k < len(r) && r[k].End <= pf {
 			k++
 		}
@@ -301,36 +301,36 @@ func overlappingPages(first []int64, r pageindex.Ranges, n int64) []int {
 // read for the rows of cover: the bytes before its first data page (the
 // dictionary) and the data pages oi locates within cover, adjacent ones
 // merged. A page outside the chunk is an error wrapping ErrCorrupt.
-func pageRanges(oi *footer.OffsetIndex, first []int64, cover pageindex.Ranges, n, start, end int64) ([]byteRange, error) {
-	var brs []byteRange
+func pageRanges(oi *footer.OffsetIndex, first []int64, cover pageindex.Ranges, n, start, end int64) ([]ByteRange, error) {
+	var brs []ByteRange
 	if head := oi.PageLocations[0].Offset; head > start {
-		brs = append(brs, byteRange{start, min(head, end)})
+		brs = append(brs, ByteRange{start, min(head, end)})
 	}
-	for _, p := range overlappingPages(first, cover, n) {
+	for _, p := range OverlappingPages(first, cover, n) {
 		loc := oi.PageLocations[p]
 		if loc.Offset < start || loc.CompressedPageSize <= 0 || loc.Offset > end || int64(loc.CompressedPageSize) > end-loc.Offset {
 			return nil, fmt.Errorf("%w: offset index page %d of %d bytes at offset %d lies outside the column chunk [%d, %d)", errs.ErrCorrupt, p, loc.CompressedPageSize, loc.Offset, start, end)
 		}
-		if m := len(brs); m > 0 && brs[m-1].end == loc.Offset {
-			brs[m-1].end += int64(loc.CompressedPageSize)
+		if m := len(brs); m > 0 && brs[m-1].End == loc.Offset {
+			brs[m-1].End += int64(loc.CompressedPageSize)
 		} else {
-			brs = append(brs, byteRange{loc.Offset, loc.Offset + int64(loc.CompressedPageSize)})
+			brs = append(brs, ByteRange{loc.Offset, loc.Offset + int64(loc.CompressedPageSize)})
 		}
 	}
 	return brs, nil
 }
 
-// positionsIn returns where the rows of ranges lie among the rows of
+// PositionsIn returns where the rows of ranges lie among the rows of
 // cover, which holds them, counted from cover's first row.
-func positionsIn(cover, ranges pageindex.Ranges) []span {
-	var spans []span
+func PositionsIn(cover, ranges pageindex.Ranges) []Span {
+	var spans []Span
 	pos, k := int64(0), 0
 	for _, c := range cover {
 		for ; k < len(ranges) && ranges[k].Start < c.End; k++ {
-			s := span{pos + max(ranges[k].Start, c.Start) - c.Start, pos + min(ranges[k].End, c.End) - c.Start}
-			if m := len(spans); m > 0 && spans[m-1].end == s.start {
-				spans[m-1].end = s.end
-			} else if s.start < s.end {
+			s := Span{pos + max(ranges[k].Start, c.Start) - c.Start, pos + min(ranges[k].End, c.End) - c.Start}
+			if m := len(spans); m > 0 && spans[m-1].End == s.Start {
+				spans[m-1].End = s.End
+			} else if s.Start < s.End {
 				spans = append(spans, s)
 			}
 		}

@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"context"
@@ -9,40 +9,33 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// RecordReader returns a reader of the selected row groups in batches of
-// at most BatchSize rows; a batch never spans two row groups. With
-// Parallelism above 1 the next row group's bytes are fetched while the
-// current one decodes, and columns decode concurrently.
-//
-// The returned reader owns each batch until the next call to Next (callers
-// that keep one Retain it) and must be Released. Cancelling ctx stops it:
-// Next returns false and Err the context's error.
-func (r *Reader) RecordReader(ctx context.Context) (array.RecordReader, error) {
+// RecordReader is [Reader.RecordReader].
+func (r *File) RecordReader(ctx context.Context) (array.RecordReader, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
 	}
-	par := r.opts.parallelism()
-	rr := &recordReader{r: r, ctx: ctx, batch: r.opts.batchSize(), par: par, slots: newSlots(par)}
+	par := r.Options.Parallelism
+	rr := &recordReader{r: r, ctx: ctx, batch: r.Options.BatchSize, par: par, slots: newSlots(par)}
 	rr.refs.Store(1)
 	return rr, nil
 }
 
 // opened is a row group opened in the background, or why it failed.
 type opened struct {
-	g   *group
+	g   *Group
 	err error
 }
 
 type recordReader struct {
 	refs  atomic.Int64
-	r     *Reader
+	r     *File
 	ctx   context.Context
 	batch int
 	par   int
 	slots slots // a filtered open decodes on these: the opening goroutine's and free ones
 
 	next     int         // index into r.groups of the next group to open
-	cur      *group      // the group batches come from
+	cur      *Group      // the group batches come from
 	left     int64       // rows of cur not yet returned
 	prefetch chan opened // the group after cur, when prefetching
 	rec      arrow.RecordBatch
@@ -90,7 +83,7 @@ func (rr *recordReader) Next() bool {
 		}
 	}
 	n := int(min(rr.left, int64(rr.batch)))
-	rec, err := rr.cur.read(rr.ctx, n, rr.par)
+	rec, err := rr.cur.Read(rr.ctx, n, rr.par)
 	if err != nil {
 		rr.err = err
 		rr.finish()
@@ -115,7 +108,7 @@ func (rr *recordReader) advance() bool {
 		rr.prefetch = nil
 	case rr.next < len(rr.r.groups):
 		rr.slots.take()
-		o.g, o.err = rr.r.openGroup(rr.ctx, rr.r.groups[rr.next], rr.slots)
+		o.g, o.err = rr.r.OpenGroup(rr.ctx, rr.r.groups[rr.next], rr.slots)
 		rr.slots.give()
 		rr.next++
 	default:
@@ -126,9 +119,9 @@ func (rr *recordReader) advance() bool {
 		return false
 	}
 	if rr.cur != nil {
-		rr.cur.release()
+		rr.cur.Release()
 	}
-	rr.cur, rr.left = o.g, o.g.rows
+	rr.cur, rr.left = o.g, o.g.Rows
 	if rr.par > 1 && rr.next < len(rr.r.groups) {
 		ch := make(chan opened, 1)
 		rr.prefetch = ch
@@ -138,7 +131,7 @@ func (rr *recordReader) advance() bool {
 		go func() {
 			defer rr.r.active.Done()
 			rr.slots.take()
-			g, err := rr.r.openGroup(rr.ctx, gi, rr.slots)
+			g, err := rr.r.OpenGroup(rr.ctx, gi, rr.slots)
 			rr.slots.give()
 			ch <- opened{g, err}
 		}()
@@ -159,27 +152,19 @@ func (rr *recordReader) finish() {
 	}
 	if rr.prefetch != nil {
 		if o := <-rr.prefetch; o.g != nil {
-			o.g.release()
+			o.g.Release()
 		}
 		rr.prefetch = nil
 	}
 	if rr.cur != nil {
-		rr.cur.release()
+		rr.cur.Release()
 		rr.cur = nil
 	}
 	rr.r.active.Done()
 }
 
-// ReadTable reads the selected row groups into a table whose columns are
-// chunked by row group. The caller releases it.
-//
-// With Parallelism above 1, row groups decode concurrently (each on one
-// goroutine, filtered or not) when there are several, and the columns of a
-// single row group decode concurrently otherwise; a filtered row group
-// decodes its columns on the goroutines not busy with other groups, so no
-// more than Parallelism goroutines decode at once. The result is the same
-// either way.
-func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
+// ReadTable is [Reader.ReadTable].
+func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
 	}
@@ -192,7 +177,7 @@ func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 			}
 		}
 	}()
-	par := r.opts.parallelism()
+	par := r.Options.Parallelism
 	colPar, workers := par, 1
 	if par > 1 && len(r.groups) > 1 {
 		colPar, workers = 1, min(par, len(r.groups))
@@ -200,13 +185,13 @@ func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) {
 	errs := make([]error, len(r.groups))
 	sl := newSlots(par) // each row-group worker holds one; a filtered open may use the free ones
 	readOne := func(i int) {
-		g, err := r.openGroup(ctx, r.groups[i], sl)
+		g, err := r.OpenGroup(ctx, r.groups[i], sl)
 		if err != nil {
 			errs[i] = err
 			return
 		}
-		recs[i], errs[i] = g.read(ctx, int(g.rows), colPar)
-		g.release()
+		recs[i], errs[i] = g.Read(ctx, int(g.Rows), colPar)
+		g.Release()
 	}
 	if workers == 1 {
 		sl.take()

@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"fmt"
@@ -25,11 +25,11 @@ const dictPruneBytes = 64 << 10
 // page of the chunk is dictionary-encoded (by its encoding_stats) and the
 // dictionary page is small; nil otherwise (and for encrypted chunks, whose
 // dictionary pages are modules this shortcut does not open).
-func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error) {
+func (r *File) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error) {
 	leaves := r.filter.bound.Leaves()
 	out := make([][][]byte, len(leaves))
 	dec := decompressors.Get().(*codec.Decompressor)
-	dec.Checksums = r.opts.VerifyCRC
+	dec.Checksums = r.Options.VerifyCRC
 	defer decompressors.Put(dec)
 	for c, leaf := range leaves {
 		md := rg.Columns[leaf.Column].MetaData
@@ -48,8 +48,8 @@ func (r *Reader) readDictionaries(rg *footer.RowGroup, i int) ([][][]byte, error
 // readDictionaryValues reads the dictionary page at the start of the
 // chunk when it fits in dictPruneBytes, and splits its values; nil when it
 // is larger or the chunk does not start with one.
-func (r *Reader) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node, dec *codec.Decompressor) ([][]byte, error) {
-	start, length, err := page.ChunkRange(md, r.ft.MetaOffset, false)
+func (r *File) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node, dec *codec.Decompressor) ([][]byte, error) {
+	start, length, err := page.ChunkRange(md, r.Footer.MetaOffset, false)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errs.ErrCorrupt, err)
 	}

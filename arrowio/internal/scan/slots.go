@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 // slots counts the goroutines at work for one read call (a ReadTable, a
 // ReadRowGroup, a RecordReader) against ReadOptions.Parallelism: each

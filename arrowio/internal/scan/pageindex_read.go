@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"errors"
@@ -13,23 +13,19 @@ import (
 
 // chunkOf returns the column chunk of leaf column (a dotted path) in row
 // group rg.
-func (r *Reader) chunkOf(rg int, column string) (*footer.ColumnChunk, *footer.Node, error) {
-	if rg < 0 || rg >= len(r.ft.Meta.RowGroups) {
-		return nil, nil, fmt.Errorf("arrowio: row group %d of %d", rg, len(r.ft.Meta.RowGroups))
+func (r *File) chunkOf(rg int, column string) (*footer.ColumnChunk, *footer.Node, error) {
+	if rg < 0 || rg >= len(r.Footer.Meta.RowGroups) {
+		return nil, nil, fmt.Errorf("arrowio: row group %d of %d", rg, len(r.Footer.Meta.RowGroups))
 	}
-	leaf := r.ft.Schema.LeafByPath(column)
+	leaf := r.Footer.Schema.LeafByPath(column)
 	if leaf == nil {
 		return nil, nil, fmt.Errorf("arrowio: no leaf column %q", column)
 	}
-	return &r.ft.Meta.RowGroups[rg].Columns[leaf.Column], leaf, nil
+	return &r.Footer.Meta.RowGroups[rg].Columns[leaf.Column], leaf, nil
 }
 
-// PageIndex reads the ColumnIndex and OffsetIndex of leaf column (a
-// dotted path) in row group rg; each is nil when the file has none. The
-// indexes are read only when asked for: Open does not read them. A range
-// outside the file's pages or bytes that do not parse are errors wrapping
-// ErrCorrupt.
-func (r *Reader) PageIndex(rg int, column string) (*footer.ColumnIndex, *footer.OffsetIndex, error) {
+// PageIndex is [Reader.PageIndex].
+func (r *File) PageIndex(rg int, column string) (*footer.ColumnIndex, *footer.OffsetIndex, error) {
 	if err := r.enter(); err != nil {
 		return nil, nil, err
 	}
@@ -56,12 +52,8 @@ func (r *Reader) PageIndex(rg int, column string) (*footer.ColumnIndex, *footer.
 	return ci, oi, nil
 }
 
-// BloomFilter reads the bloom filter of leaf column (a dotted path) in row
-// group rg, with or without the bloom_filter_length the writer may have
-// left out; nil when the chunk has none. A filter in a layout pageindex
-// does not read is an error wrapping pageindex.ErrUnsupported; a corrupt
-// one wraps ErrCorrupt.
-func (r *Reader) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
+// BloomFilter is [Reader.BloomFilter].
+func (r *File) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
 	}
@@ -78,7 +70,7 @@ func (r *Reader) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
 
 // indexError places an error reading an index or filter of leaf in row
 // group rg at offset off: corrupt data becomes a *CorruptError.
-func (r *Reader) indexError(rg int, leaf *footer.Node, off int64, err error) error {
+func (r *File) indexError(rg int, leaf *footer.Node, off int64, err error) error {
 	if errors.Is(err, pageindex.ErrCorrupt) || errors.Is(err, encrypt.ErrCorrupt) {
 		return &errs.CorruptError{Offset: off, RowGroup: rg, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"encoding/binary"
@@ -18,18 +18,18 @@ import (
 
 // indexCipher returns the cipher of the chunk of leaf column col in row
 // group rg, nil for a plaintext chunk or file.
-func (r *Reader) indexCipher(rg, col int) (*encrypt.ChunkCipher, error) {
-	if r.crypt == nil {
+func (r *File) indexCipher(rg, col int) (*encrypt.ChunkCipher, error) {
+	if r.Crypt == nil {
 		return nil, nil
 	}
-	return r.crypt.Chunk(rg, col)
+	return r.Crypt.Chunk(rg, col)
 }
 
 // readIndex reads the ColumnIndex or OffsetIndex (msg, a module of type t
 // when encrypted) of leaf in row group rg that off and length locate, and
 // reports false when they are unset.
-func (r *Reader) readIndex(rg int, leaf *footer.Node, off footer.Optional[int64], length footer.Optional[int32], msg footer.Message, t encrypt.ModuleType) (bool, error) {
-	start, end, ok, err := pageindex.IndexSpan(off, length, r.ft.MetaOffset)
+func (r *File) readIndex(rg int, leaf *footer.Node, off footer.Optional[int64], length footer.Optional[int32], msg footer.Message, t encrypt.ModuleType) (bool, error) {
+	start, end, ok, err := pageindex.IndexSpan(off, length, r.Footer.MetaOffset)
 	if err != nil {
 		return false, r.indexError(rg, leaf, off.Value, err)
 	}
@@ -58,7 +58,7 @@ func (r *Reader) readIndex(rg int, leaf *footer.Node, off footer.Optional[int64]
 // metadata), nil when it has none: a plaintext filter with or without
 // bloom_filter_length, or the header and bitset modules of an encrypted
 // chunk.
-func (r *Reader) readBloom(rg int, leaf *footer.Node, md *footer.ColumnMetaData) (*pageindex.Bloom, error) {
+func (r *File) readBloom(rg int, leaf *footer.Node, md *footer.ColumnMetaData) (*pageindex.Bloom, error) {
 	off, ok := md.BloomFilterOffset.Get()
 	if !ok {
 		return nil, nil
@@ -69,7 +69,7 @@ func (r *Reader) readBloom(rg int, leaf *footer.Node, md *footer.ColumnMetaData)
 	}
 	var b *pageindex.Bloom
 	if c == nil {
-		b, err = pageindex.ReadBloom(r.r, off, md.BloomFilterLength.Or(0), r.ft.MetaOffset)
+		b, err = pageindex.ReadBloom(r.r, off, md.BloomFilterLength.Or(0), r.Footer.MetaOffset)
 	} else {
 		b, err = r.readSealedBloom(c, off, md.BloomFilterLength.Or(0))
 	}
@@ -82,8 +82,8 @@ func (r *Reader) readBloom(rg int, leaf *footer.Node, md *footer.ColumnMetaData)
 // readSealedBloom reads an encrypted bloom filter at off: a header module
 // and a bitset module, each behind its 4-byte length, length bytes in all
 // (0: not recorded).
-func (r *Reader) readSealedBloom(c *encrypt.ChunkCipher, off int64, length int32) (*pageindex.Bloom, error) {
-	limit := r.ft.MetaOffset
+func (r *File) readSealedBloom(c *encrypt.ChunkCipher, off int64, length int32) (*pageindex.Bloom, error) {
+	limit := r.Footer.MetaOffset
 	module := func(at int64, t encrypt.ModuleType) ([]byte, int64, error) {
 		var lb [4]byte
 		if at < 4 || at > limit-4 {

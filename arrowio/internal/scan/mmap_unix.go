@@ -1,6 +1,6 @@
 //go:build unix
 
-package arrowio
+package scan
 
 import (
 	"math"

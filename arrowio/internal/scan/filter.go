@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"context"
@@ -29,10 +29,10 @@ type rowFilter struct {
 	eval  []int // for each leaf of bound.Leaves(), its index in cols
 }
 
-// newRowFilter binds opts.Filter to the file. Filter columns are leaves
+// newRowFilter binds opts.filter to the file. Filter columns are leaves
 // with no repeated field on their path (top-level fields or fields of
 // structs); those not projected are read for the filter alone.
-func newRowFilter(ft *footer.Footer, opts *ReadOptions, projected []column) (*rowFilter, error) {
+func newRowFilter(ft *footer.Footer, opts *Options, projected []column) (*rowFilter, error) {
 	b, err := pageindex.Bind(opts.Filter, ft.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: filter %s: %w", opts.Filter, err)
@@ -72,10 +72,10 @@ func findLeafColumn(cols []column, leaf *footer.Node) int {
 	return -1
 }
 
-// leafArray returns the values of leaf within arr, the array of its
+// LeafArray returns the values of leaf within arr, the array of its
 // top-level field: arr itself for a top-level leaf, and for a field of
 // structs the child array, null wherever it or a struct above it is.
-func leafArray(arr arrow.Array, leaf *footer.Node, mem memory.Allocator) (arrow.Array, error) {
+func LeafArray(arr arrow.Array, leaf *footer.Node, mem memory.Allocator) (arrow.Array, error) {
 	if len(leaf.Path) == 1 {
 		arr.Retain()
 		return arr, nil
@@ -137,11 +137,11 @@ func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom) 
 // evaluated on their rows selects the rows returned, and the other
 // projected columns decode only the pages holding those, on the calling
 // goroutine (holding one of sl) and helpers for the free ones.
-func (r *Reader) openFiltered(ctx context.Context, i int, sl slots) (*group, error) {
-	rg := &r.ft.Meta.RowGroups[i]
+func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error) {
+	rg := &r.Footer.Meta.RowGroups[i]
 	f := r.filter
 	leaves := f.bound.Leaves()
-	g := &group{index: i, schema: r.schema}
+	g := &Group{index: i, schema: r.schema}
 	n := rg.NumRows
 	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil) }
 	if n <= 0 || f.bound.Match(stats, n) == pageindex.MatchNone {
@@ -189,15 +189,15 @@ func (r *Reader) openFiltered(ctx context.Context, i int, sl slots) (*group, err
 		return g.setFiltered(r, nil, nil), nil
 	}
 	arrs := make([]arrow.Array, len(f.cols))
-	defer releaseArrays(arrs)
+	defer ReleaseArrays(arrs)
 	// The predicate's columns decode first, over the candidate ranges.
 	if err := r.decodeColumns(ctx, i, sl, f.eval, idx, ranges, arrs); err != nil {
 		return nil, err
 	}
 	evalArrs := make([]arrow.Array, len(f.eval))
-	defer releaseArrays(evalArrs)
+	defer ReleaseArrays(evalArrs)
 	for k, c := range f.eval {
-		if evalArrs[k], err = leafArray(arrs[c], leaves[k], r.opts.allocator()); err != nil {
+		if evalArrs[k], err = LeafArray(arrs[c], leaves[k], r.Options.Mem); err != nil {
 			return nil, err
 		}
 	}
@@ -211,21 +211,21 @@ func (r *Reader) openFiltered(ctx context.Context, i int, sl slots) (*group, err
 		return g.setFiltered(r, nil, nil), nil
 	}
 	// The other projected columns decode only the selected rows.
-	out := make([]arrow.Array, len(r.cols))
+	out := make([]arrow.Array, len(r.Cols))
 	var rest []int
-	for c := range r.cols {
+	for c := range r.Cols {
 		if arrs[c] == nil {
 			rest = append(rest, c)
 			continue
 		}
 		arrs[c].Retain()
-		if out[c], err = takeSpans(arrs[c], spans, r); err != nil {
-			releaseArrays(out)
+		if out[c], err = TakeSpans(arrs[c], spans, r); err != nil {
+			ReleaseArrays(out)
 			return nil, err
 		}
 	}
 	if err := r.decodeColumns(ctx, i, sl, rest, idx, rows, out); err != nil {
-		releaseArrays(out)
+		ReleaseArrays(out)
 		return nil, err
 	}
 	return g.setFiltered(r, out, rows), nil
@@ -235,7 +235,7 @@ func (r *Reader) openFiltered(ctx context.Context, i int, sl slots) (*group, err
 // (indexes into its cols, each decoded once into dst[c]) of row group i,
 // on the calling goroutine, which holds one of sl, and one helper for each
 // other slot free (at most one per column).
-func (r *Reader) decodeColumns(ctx context.Context, i int, sl slots, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
+func (r *File) decodeColumns(ctx context.Context, i int, sl slots, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
 	var todo []int
 	for _, c := range cols {
 		if dst[c] == nil && !slices.Contains(todo, c) {
@@ -267,36 +267,36 @@ func (r *Reader) decodeColumns(ctx context.Context, i int, sl slots, cols []int,
 }
 
 // selectedSpans returns the runs of true in sel.
-func selectedSpans(sel []bool) []span {
-	var spans []span
+func selectedSpans(sel []bool) []Span {
+	var spans []Span
 	start := -1
 	for k, s := range sel {
 		switch {
 		case s && start < 0:
 			start = k
 		case !s && start >= 0:
-			spans = append(spans, span{int64(start), int64(k)})
+			spans = append(spans, Span{int64(start), int64(k)})
 			start = -1
 		}
 	}
 	if start >= 0 {
-		spans = append(spans, span{int64(start), int64(len(sel))})
+		spans = append(spans, Span{int64(start), int64(len(sel))})
 	}
 	return spans
 }
 
 // selectedRows maps spans of positions among the rows of ranges back to
 // the rows of the row group.
-func selectedRows(ranges pageindex.Ranges, spans []span) pageindex.Ranges {
+func selectedRows(ranges pageindex.Ranges, spans []Span) pageindex.Ranges {
 	var out pageindex.Ranges
 	k, pos := 0, int64(0) // ranges[k] holds positions [pos, pos+its length)
 	for _, s := range spans {
-		for at := s.start; at < s.end; {
+		for at := s.Start; at < s.End; {
 			for at >= pos+ranges[k].End-ranges[k].Start {
 				pos += ranges[k].End - ranges[k].Start
 				k++
 			}
-			stop := min(s.end, pos+ranges[k].End-ranges[k].Start)
+			stop := min(s.End, pos+ranges[k].End-ranges[k].Start)
 			lo, hi := ranges[k].Start+at-pos, ranges[k].Start+stop-pos
 			if m := len(out); m > 0 && out[m-1].End == lo {
 				out[m-1].End = hi
@@ -309,8 +309,8 @@ func selectedRows(ranges pageindex.Ranges, spans []span) pageindex.Ranges {
 	return out
 }
 
-// releaseArrays releases the non-nil arrays of arrs.
-func releaseArrays(arrs []arrow.Array) {
+// ReleaseArrays releases the non-nil arrays of arrs.
+func ReleaseArrays(arrs []arrow.Array) {
 	for _, a := range arrs {
 		if a != nil {
 			a.Release()
@@ -320,27 +320,27 @@ func releaseArrays(arrs []arrow.Array) {
 
 // setFiltered makes the group return cols, the projected columns over
 // rows, taking them over (nil cols means no rows), and returns it.
-func (g *group) setFiltered(r *Reader, cols []arrow.Array, rows pageindex.Ranges) *group {
+func (g *Group) setFiltered(r *File, cols []arrow.Array, rows pageindex.Ranges) *Group {
 	if cols == nil {
-		mem := r.opts.allocator()
-		cols = make([]arrow.Array, len(r.cols))
+		mem := r.Options.Mem
+		cols = make([]arrow.Array, len(r.Cols))
 		for c := range cols {
 			cols[c] = arrowmem.NullArray(mem, r.schema.Field(c).Type, 0)
 		}
 	}
-	defer releaseArrays(cols)
+	defer ReleaseArrays(cols)
 	g.filtered = array.NewRecordBatch(r.schema, cols, rows.Rows())
-	g.rows = rows.Rows()
+	g.Rows = rows.Rows()
 	return g
 }
 
-// span is a half-open range of positions in an array.
-type span struct{ start, end int64 }
+// Span is a half-open range of positions in an array.
+type Span struct{ Start, End int64 }
 
-// takeSpans returns the rows of arr that spans cover, in order, taking
+// TakeSpans returns the rows of arr that spans cover, in order, taking
 // over the caller's reference to arr.
-func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
-	if len(spans) == 1 && spans[0].start == 0 && spans[0].end == int64(arr.Len()) {
+func TakeSpans(arr arrow.Array, spans []Span, r *File) (arrow.Array, error) {
+	if len(spans) == 1 && spans[0].Start == 0 && spans[0].End == int64(arr.Len()) {
 		return arr, nil
 	}
 	defer arr.Release()
@@ -350,15 +350,15 @@ func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
 	if len(spans) > 1 {
 		rows := 0
 		for _, s := range spans {
-			rows += int(s.end - s.start)
+			rows += int(s.End - s.Start)
 		}
-		if out, ok := gatherSpans(arr, spans, rows, r.opts.allocator()); ok {
+		if out, ok := gatherSpans(arr, spans, rows, r.Options.Mem); ok {
 			return out, nil
 		}
 	}
 	parts := make([]arrow.Array, len(spans))
 	for k, s := range spans {
-		parts[k] = array.NewSlice(arr, s.start, s.end)
+		parts[k] = array.NewSlice(arr, s.Start, s.End)
 	}
 	defer func() {
 		for _, p := range parts {
@@ -369,7 +369,7 @@ func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
 		parts[0].Retain()
 		return parts[0], nil
 	}
-	out, err := arrowmem.Concatenate(parts, r.opts.allocator())
+	out, err := arrowmem.Concatenate(parts, r.Options.Mem)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: gathering filtered rows: %w", err)
 	}
@@ -377,9 +377,9 @@ func takeSpans(arr arrow.Array, spans []span, r *Reader) (arrow.Array, error) {
 }
 
 // readFiltered returns the next n rows of a filtered group.
-func (g *group) readFiltered(n int) (arrow.RecordBatch, error) {
-	if int64(n) > g.rows-g.pos {
-		return nil, fmt.Errorf("arrowio: %d rows asked, the filtered row group has %d left", n, g.rows-g.pos)
+func (g *Group) readFiltered(n int) (arrow.RecordBatch, error) {
+	if int64(n) > g.Rows-g.pos {
+		return nil, fmt.Errorf("arrowio: %d rows asked, the filtered row group has %d left", n, g.Rows-g.pos)
 	}
 	rec := g.filtered.NewSlice(g.pos, g.pos+int64(n))
 	g.pos += int64(n)
@@ -389,7 +389,7 @@ func (g *group) readFiltered(n int) (arrow.RecordBatch, error) {
 // readBlooms reads the bloom filters of the predicate columns that = or
 // IN can prune by, when the chunk has one. A filter in a layout this
 // package does not read is left out; a corrupt one is an error.
-func (r *Reader) readBlooms(rg *footer.RowGroup, i int) ([]*pageindex.Bloom, error) {
+func (r *File) readBlooms(rg *footer.RowGroup, i int) ([]*pageindex.Bloom, error) {
 	leaves := r.filter.bound.Leaves()
 	out := make([]*pageindex.Bloom, len(leaves))
 	for c, leaf := range leaves {

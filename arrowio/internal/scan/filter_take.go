@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"unsafe"
@@ -16,7 +16,7 @@ import (
 // array of rows rows, span by span: a run of rows costs one copy, however
 // short. It returns false for other layouts (nested, dictionary, view and
 // null types), which takeSpans slices and concatenates instead.
-func gatherSpans(arr arrow.Array, spans []span, rows int, mem memory.Allocator) (arrow.Array, bool) {
+func gatherSpans(arr arrow.Array, spans []Span, rows int, mem memory.Allocator) (arrow.Array, bool) {
 	d := arr.Data()
 	dt := arr.DataType()
 	bufs := d.Buffers()
@@ -46,7 +46,7 @@ func gatherSpans(arr arrow.Array, spans []span, rows int, mem memory.Allocator) 
 		src, dst := bufs[1].Bytes(), vals.Bytes()
 		at := int64(0)
 		for _, s := range spans {
-			at += int64(copy(dst[at:], src[(off+s.start)*w:(off+s.end)*w]))
+			at += int64(copy(dst[at:], src[(off+s.Start)*w:(off+s.End)*w]))
 		}
 		out = []*memory.Buffer{nil, vals}
 	}
@@ -68,18 +68,18 @@ func gatherSpans(arr arrow.Array, spans []span, rows int, mem memory.Allocator) 
 
 // gatherBits copies the bits spans cover from bitmap src (array offset
 // off) into a new bitmap of rows bits; false when src is too short.
-func gatherBits(src []byte, off int64, spans []span, rows int, mem memory.Allocator) (*memory.Buffer, bool) {
+func gatherBits(src []byte, off int64, spans []Span, rows int, mem memory.Allocator) (*memory.Buffer, bool) {
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(int(bitutil.BytesForBits(int64(rows))))
 	dst := buf.Bytes()
 	clear(dst)
 	at := 0
 	for _, s := range spans {
-		if kernels.CopyBits(dst, at, src, int(off+s.start), int(s.end-s.start)) != nil {
+		if kernels.CopyBits(dst, at, src, int(off+s.Start), int(s.End-s.Start)) != nil {
 			buf.Release()
 			return nil, false
 		}
-		at += int(s.end - s.start)
+		at += int(s.End - s.Start)
 	}
 	return buf, true
 }
@@ -96,10 +96,10 @@ func releaseBuffers(bufs []*memory.Buffer) {
 // gatherBinary copies the values of spans of a binary array with offsets
 // offs and data buffer data (array offset off) into new offset and data
 // buffers; cast views offset bytes as O.
-func gatherBinary[O int32 | int64](offs []O, data *memory.Buffer, spans []span, rows int, off int64, mem memory.Allocator, cast func([]byte) []O) []*memory.Buffer {
+func gatherBinary[O int32 | int64](offs []O, data *memory.Buffer, spans []Span, rows int, off int64, mem memory.Allocator, cast func([]byte) []O) []*memory.Buffer {
 	var size O
 	for _, s := range spans {
-		size += offs[off+s.end] - offs[off+s.start]
+		size += offs[off+s.End] - offs[off+s.Start]
 	}
 	var o O
 	newOffs := memory.NewResizableBuffer(mem)
@@ -114,9 +114,9 @@ func gatherBinary[O int32 | int64](offs []O, data *memory.Buffer, spans []span, 
 	at, pos := 0, O(0)
 	dst[0] = 0
 	for _, s := range spans {
-		lo, hi := offs[off+s.start], offs[off+s.end]
+		lo, hi := offs[off+s.Start], offs[off+s.End]
 		copy(bytes[pos:], src[lo:hi])
-		for k := off + s.start; k < off+s.end; k++ {
+		for k := off + s.Start; k < off+s.End; k++ {
 			at++
 			dst[at] = pos + offs[k+1] - lo
 		}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package arrowio
+package scan
 
 // populate does nothing where MADV_POPULATE_READ is missing: the pages of
 // a mapping fault in as they are read.

@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 
 // project maps the file's schema to Arrow, applies ReadOptions.Columns and
 // checks that the reader can decode every projected field.
-func project(ft *footer.Footer, opts *ReadOptions) (*arrow.Schema, []column, error) {
+func project(ft *footer.Footer, opts *Options) (*arrow.Schema, []column, error) {
 	p, err := schema.NewPlan(ft.Schema, ft.Meta.KeyValueMetadata, opts.Mapping).Project(opts.Columns)
 	if err != nil {
 		return nil, nil, err
@@ -29,7 +29,7 @@ func project(ft *footer.Footer, opts *ReadOptions) (*arrow.Schema, []column, err
 			if err != nil {
 				return nil, nil, err
 			}
-			cols = append(cols, column{field: f.Field, nested: nf})
+			cols = append(cols, column{field: f.Field, Nested: nf})
 			continue
 		}
 		if slices.Contains(opts.Dictionary, f.Field.Name) {

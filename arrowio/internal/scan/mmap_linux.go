@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"os"

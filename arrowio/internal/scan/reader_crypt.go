@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"fmt"
@@ -12,20 +12,20 @@ import (
 // row group rg of rows rows, nil for plaintext chunks; a chunk whose key
 // is missing is an error naming it (unless the row group is empty, when
 // no page is read).
-func (r *Reader) chunkCiphers(rg int, leaves []*footer.Node, rows int64) ([]*page.Crypt, error) {
+func (r *File) chunkCiphers(rg int, leaves []*footer.Node, rows int64) ([]*page.Crypt, error) {
 	out := make([]*page.Crypt, len(leaves))
-	if r.crypt == nil || rows == 0 {
+	if r.Crypt == nil || rows == 0 {
 		return out, nil
 	}
 	for k, leaf := range leaves {
-		c, err := r.crypt.Chunk(rg, leaf.Column)
+		c, err := r.Crypt.Chunk(rg, leaf.Column)
 		if err != nil {
 			return nil, fmt.Errorf("row group %d, column %q: %w", rg, leaf.DottedPath(), err)
 		}
 		if c == nil {
 			continue
 		}
-		if md := r.ft.Meta.RowGroups[rg].Columns[leaf.Column].MetaData; md != nil {
+		if md := r.Footer.Meta.RowGroups[rg].Columns[leaf.Column].MetaData; md != nil {
 			// As in chunkRange, offsets before the leading magic mean "none".
 			d, ok := md.DictionaryPageOffset.Get()
 			out[k] = &page.Crypt{Cipher: c, DictFirst: ok && d >= 4}

@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // by dictionaries and bloom filters take INT96 values as nanoseconds,
 // and a coarser read truncates them, so rows could no longer be compared
 // exactly with what pruned them.
-func checkFilterInt96(b *pageindex.Bound, opts *ReadOptions) error {
+func checkFilterInt96(b *pageindex.Bound, opts *Options) error {
 	if opts.Mapping.Int96 == nil || opts.Mapping.Int96.Unit == arrow.Nanosecond {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package scan
 
 import (
 	"context"
@@ -29,21 +29,21 @@ const coalesceGap = 1 << 20
 // decompressors recycles codec state between column chunks.
 var decompressors = sync.Pool{New: func() any { return new(codec.Decompressor) }}
 
-// group is one row group being read: its projected column chunks in memory
+// Group is one row group being read: its projected column chunks in memory
 // and a leaf reader per projected column.
-type group struct {
+type Group struct {
 	index  int
-	rows   int64
+	Rows   int64
 	schema *arrow.Schema
-	leaves []colread.Reader // one per projected column
-	// buffers holds the pooled bytes of the column chunks.
-	buffers [][]byte
-	// mapped is the file's mapping when the chunks are slices of it.
+	Leaves []colread.Reader // one per projected column
+	// Buffers holds the pooled bytes of the column chunks.
+	Buffers [][]byte
+	// Mapped is the file's mapping when the chunks are slices of it.
 	mapped *mapping
 	// src and pending, for Reader.chunkReads: the file, and for each
 	// column the byte ranges of its leaves' chunks, until load reads them.
 	src     io.ReaderAt
-	pending [][]byteRange
+	Pending [][]ByteRange
 	window  int // Reader.window
 	// filtered holds the rows of a filtered read (filter.go), which read
 	// slices from pos on; nil without a filter.
@@ -51,45 +51,45 @@ type group struct {
 	pos      int64
 }
 
-// release returns the group's pooled buffers; the group is not read again.
-func (g *group) release() {
-	for _, l := range g.leaves {
+// Release returns the group's pooled buffers; the group is not read again.
+func (g *Group) Release() {
+	for _, l := range g.Leaves {
 		if l != nil {
 			l.Release()
 		}
 	}
-	for _, b := range g.buffers {
+	for _, b := range g.Buffers {
 		arrowmem.PutBytes(b)
 	}
 	if g.filtered != nil {
 		g.filtered.Release()
 	}
-	g.buffers, g.leaves, g.filtered = nil, nil, nil
+	g.Buffers, g.Leaves, g.filtered = nil, nil, nil
 }
 
-// byteRange is a span of the file to read.
-type byteRange struct{ start, end int64 }
+// ByteRange is a span of the file to read.
+type ByteRange struct{ Start, End int64 }
 
-// openGroup reads the projected column chunks of row group i, coalescing
+// OpenGroup reads the projected column chunks of row group i, coalescing
 // neighbouring chunks into single reads (or, with chunkReads, leaves each
 // to group.load), and prepares their readers. With
 // a filter the group's columns decode here, on the calling goroutine,
 // which holds one of sl, and on helpers for any of sl that are free.
-func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error) {
+func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if r.filter != nil {
 		return r.openFiltered(ctx, i, sl)
 	}
-	rg := &r.ft.Meta.RowGroups[i]
-	limit := r.ft.MetaOffset
+	rg := &r.Footer.Meta.RowGroups[i]
+	limit := r.Footer.MetaOffset
 	var leaves []*footer.Node // the leaves of every projected column, in order
-	for _, col := range r.cols {
+	for _, col := range r.Cols {
 		leaves = append(leaves, col.leafNodes()...)
 	}
 	crypts, err := r.chunkCiphers(i, leaves, rg.NumRows)
 	if err != nil {
 		return nil, err
 	}
-	chunks := make([]byteRange, len(leaves))
+	chunks := make([]ByteRange, len(leaves))
 	for c, leaf := range leaves {
 		if rg.NumRows == 0 {
 			break // nothing to decode: leave the chunks unread
@@ -103,18 +103,18 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 		if err != nil {
 			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
-		chunks[c] = byteRange{start, start + length}
+		chunks[c] = ByteRange{start, start + length}
 	}
-	g := &group{index: i, rows: rg.NumRows, schema: r.schema, leaves: make([]colread.Reader, len(r.cols)), mapped: r.mapped}
+	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, Leaves: make([]colread.Reader, len(r.Cols)), mapped: r.Mapped}
 	bufs := make([][]byte, len(chunks)) // nil until load, with chunkReads
-	if r.chunkReads && r.mapped == nil {
-		g.src, g.pending, g.window = r.r, make([][]byteRange, len(r.cols)), r.window
-	} else if bufs, err = r.readRanges(ctx, chunks, &g.buffers); err != nil {
-		g.release()
+	if r.ChunkReads && r.Mapped == nil {
+		g.src, g.Pending, g.window = r.r, make([][]ByteRange, len(r.Cols)), r.Window
+	} else if bufs, err = r.readRanges(ctx, chunks, &g.Buffers); err != nil {
+		g.Release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
 	k := 0 // the first leaf of column c
-	for c, col := range r.cols {
+	for c, col := range r.Cols {
 		in := make([]colread.Chunk, 0, 1)
 		first := k
 		for _, leaf := range leaves[k : k+len(col.leafNodes())] {
@@ -122,23 +122,23 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 			if md == nil {
 				md = &footer.ColumnMetaData{} // an empty row group's chunk metadata is never used
 			}
-			in = append(in, colread.Chunk{Meta: md, Data: bufs[k], Base: chunks[k].start})
+			in = append(in, colread.Chunk{Meta: md, Data: bufs[k], Base: chunks[k].Start})
 			k++
 		}
 		var l colread.Reader
-		if col.nested == nil {
+		if col.Nested == nil {
 			l, err = colread.NewLeafReader(col.leaf, i, in[0].Meta, in[0].Data, in[0].Base, rg.NumRows, col.field.Type, r.leafOptions(), nil)
 		} else {
-			l, err = colread.NewNestedReader(col.nested, i, in, rg.NumRows, r.leafOptions())
+			l, err = colread.NewNestedReader(col.Nested, i, in, rg.NumRows, r.leafOptions())
 		}
 		if err != nil {
-			g.release()
+			g.Release()
 			return nil, err
 		}
 		colread.SetPageCrypt(l, crypts[first:k])
-		g.leaves[c] = l
-		if g.pending != nil {
-			g.pending[c] = chunks[first:k]
+		g.Leaves[c] = l
+		if g.Pending != nil {
+			g.Pending[c] = chunks[first:k]
 		}
 	}
 	return g, nil
@@ -153,27 +153,27 @@ func (r *Reader) openGroup(ctx context.Context, i int, sl slots) (*group, error)
 // whose values need no decoding (leafReader.readsFromFile) instead reads
 // its chunk page by page as it decodes, its values straight into their
 // Arrow buffer.
-func (g *group) load(c int) error {
-	if g.pending == nil || g.pending[c] == nil {
+func (g *Group) load(c int) error {
+	if g.Pending == nil || g.Pending[c] == nil {
 		return nil
 	}
-	ranges := g.pending[c]
-	g.pending[c] = nil
-	if l, ok := g.leaves[c].(*colread.LeafReader); ok && l.ReadsFromFile() {
-		l.Pages.AttachFile(g.src, ranges[0].start, ranges[0].end, g.window)
+	ranges := g.Pending[c]
+	g.Pending[c] = nil
+	if l, ok := g.Leaves[c].(*colread.LeafReader); ok && l.ReadsFromFile() {
+		l.Pages.AttachFile(g.src, ranges[0].Start, ranges[0].End, g.window)
 		return nil
 	}
 	bufs := make([][]byte, len(ranges))
 	for k, rg := range ranges {
-		bufs[k] = arrowmem.GetBytes(int(rg.end - rg.start))
-		if err := page.ReadFull(g.src, bufs[k], rg.start); err != nil {
+		bufs[k] = arrowmem.GetBytes(int(rg.End - rg.Start))
+		if err := page.ReadFull(g.src, bufs[k], rg.Start); err != nil {
 			for _, b := range bufs[:k+1] {
 				arrowmem.PutBytes(b)
 			}
 			return fmt.Errorf("row group %d: %w", g.index, err)
 		}
 	}
-	g.leaves[c].AttachChunks(bufs)
+	g.Leaves[c].AttachChunks(bufs)
 	return nil
 }
 
@@ -185,49 +185,49 @@ func (g *group) load(c int) error {
 // caller hands back to arrowmem.PutBytes when it no longer needs the ranges. When
 // the file is mapped the ranges are slices of the mapping, and nothing is
 // appended; reads of them go through mapping.guard.
-func (r *Reader) readRanges(ctx context.Context, ranges []byteRange, bufs *[][]byte) ([][]byte, error) {
+func (r *File) readRanges(ctx context.Context, ranges []ByteRange, bufs *[][]byte) ([][]byte, error) {
 	order := make([]int, len(ranges))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return int(ranges[a].start - ranges[b].start) })
+	slices.SortFunc(order, func(a, b int) int { return int(ranges[a].Start - ranges[b].Start) })
 	out := make([][]byte, len(ranges))
 	for i := 0; i < len(order); {
 		span := ranges[order[i]]
 		j := i + 1
-		for ; j < len(order) && ranges[order[j]].start <= span.end+coalesceGap; j++ {
-			span.end = max(span.end, ranges[order[j]].end)
+		for ; j < len(order) && ranges[order[j]].Start <= span.End+coalesceGap; j++ {
+			span.End = max(span.End, ranges[order[j]].End)
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		var buf []byte
-		if r.mapped != nil && span.end <= int64(len(r.mapped.data)) {
-			populate(r.mapped.data, span.start, span.end)
-			buf = r.mapped.data[span.start:span.end:span.end]
+		if r.Mapped != nil && span.End <= int64(len(r.Mapped.data)) {
+			populate(r.Mapped.data, span.Start, span.End)
+			buf = r.Mapped.data[span.Start:span.End:span.End]
 		} else {
-			buf = arrowmem.GetBytes(int(span.end - span.start))
+			buf = arrowmem.GetBytes(int(span.End - span.Start))
 			*bufs = append(*bufs, buf)
-			if _, err := io.ReadFull(io.NewSectionReader(r.r, span.start, int64(len(buf))), buf); err != nil {
-				return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.start, err)
+			if _, err := io.ReadFull(io.NewSectionReader(r.r, span.Start, int64(len(buf))), buf); err != nil {
+				return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.Start, err)
 			}
 		}
 		for _, k := range order[i:j] {
-			out[k] = buf[ranges[k].start-span.start : ranges[k].end-span.start]
+			out[k] = buf[ranges[k].Start-span.Start : ranges[k].End-span.Start]
 		}
 		i = j
 	}
 	return out, nil
 }
 
-// read decodes the next n rows of every projected column, on up to
+// Read decodes the next n rows of every projected column, on up to
 // parallelism goroutines, into a record batch.
-func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch, error) {
+func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch, error) {
 	if g.filtered != nil {
 		return g.readFiltered(n)
 	}
-	cols := make([]arrow.Array, len(g.leaves))
-	errs := make([]error, len(g.leaves))
+	cols := make([]arrow.Array, len(g.Leaves))
+	errs := make([]error, len(g.Leaves))
 	work := func(c int) {
 		if err := ctx.Err(); err != nil {
 			errs[c] = err
@@ -240,25 +240,25 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		dec := decompressors.Get().(*codec.Decompressor)
 		defer decompressors.Put(dec)
 		errs[c] = g.mapped.guard(func() (err error) {
-			cols[c], err = g.leaves[c].ReadRows(n, dec)
+			cols[c], err = g.Leaves[c].ReadRows(n, dec)
 			return err
 		})
 	}
-	if parallelism <= 1 || len(g.leaves) == 1 {
-		for c := range g.leaves {
+	if parallelism <= 1 || len(g.Leaves) == 1 {
+		for c := range g.Leaves {
 			work(c)
 		}
 	} else {
 		next := make(chan int)
 		var wg sync.WaitGroup
-		for range min(parallelism, len(g.leaves)) {
+		for range min(parallelism, len(g.Leaves)) {
 			wg.Go(func() {
 				for c := range next {
 					work(c)
 				}
 			})
 		}
-		for c := range g.leaves {
+		for c := range g.Leaves {
 			next <- c
 		}
 		close(next)
@@ -280,6 +280,6 @@ func (g *group) read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 }
 
 // leafOptions returns what the column readers take from the options.
-func (r *Reader) leafOptions() colread.Options {
-	return colread.Options{Mem: r.opts.allocator(), VerifyCRC: r.opts.VerifyCRC}
+func (r *File) leafOptions() colread.Options {
+	return colread.Options{Mem: r.Options.Mem, VerifyCRC: r.Options.VerifyCRC}
 }

@@ -1,0 +1,200 @@
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+	"github.com/quiverio/quiver/arrowio/internal/page"
+	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/footer"
+)
+
+// File is the read state of one open Parquet file, behind [Reader].
+type File struct {
+	r      io.ReaderAt
+	closer io.Closer // the file OpenFile opened, nil for Open
+	// Mapped is the file when OpenFile mapped it (ReadOptions.MemoryMap),
+	// nil otherwise.
+	Mapped  *mapping
+	Footer  *footer.Footer
+	Crypt   *encrypt.FileDecryptor // nil for files that are not encrypted
+	Options Options
+	schema  *arrow.Schema
+	Cols    []column
+	groups  []int // row groups RecordReader and ReadTable visit
+	// padChunks reads past each chunk's declared size, for writers known
+	// to understate it (see understatesChunkSize).
+	padChunks bool
+	// ChunkReads reads each column chunk just before its column decodes,
+	// into a buffer the column hands on when done, instead of the whole
+	// row group's projection when the group opens (see group.load): set
+	// for the local files OpenFile reads with ReadAt.
+	ChunkReads bool
+	// Window is the window size of chunks read page by page (see
+	// pageIterator.attachFile); 0 for pageWindow. Tests shrink it.
+	Window int
+	// Filter is ReadOptions.Filter bound to the file, nil without one
+	// (filter.go).
+	filter *rowFilter
+
+	mu     sync.Mutex
+	closed bool
+	active sync.WaitGroup // calls and goroutines that use r
+}
+
+// column is one projected top-level field and the leaves it reads.
+type column struct {
+	field arrow.Field
+	leaf  *footer.Node // a flat field's leaf
+	// Nested is set for structs, lists and maps, which the levels
+	// package assembles (see nested_reader.go).
+	Nested *colread.NestedField
+}
+
+// OpenFile opens the Parquet file at path with resolved options.
+func OpenFile(path string, opts Options) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	rd, err := Open(f, st.Size(), opts)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rd.closer = f
+	rd.ChunkReads = true
+	if opts.MemoryMap && rd.Crypt == nil {
+		// Encrypted chunks are decrypted in place, so they are read into
+		// buffers of their own.
+		if b := mapFile(f, st.Size()); b != nil {
+			rd.Mapped = &mapping{data: b, f: f}
+		}
+	}
+	return rd, nil
+}
+
+// Open reads the footer of the size-byte file r with resolved options.
+func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
+	tail, err := footer.ReadTail(r, size)
+	if err != nil {
+		return nil, err
+	}
+	ft, crypt, err := encrypt.OpenFooter(tail, opts.Decryption)
+	if err != nil {
+		return nil, err
+	}
+	rd := &File{r: r, Footer: ft, Crypt: crypt, Options: opts, padChunks: page.UnderstatesChunkSize(ft.Meta.CreatedBy.Or(""))}
+	if rd.schema, rd.Cols, err = project(ft, &opts); err != nil {
+		return nil, err
+	}
+	if opts.Filter != nil {
+		if rd.filter, err = newRowFilter(ft, &opts, rd.Cols); err != nil {
+			return nil, err
+		}
+	}
+	if opts.RowGroups == nil {
+		rd.groups = make([]int, len(ft.Meta.RowGroups))
+		for i := range rd.groups {
+			rd.groups[i] = i
+		}
+	} else {
+		for _, g := range opts.RowGroups {
+			if g < 0 || g >= len(ft.Meta.RowGroups) {
+				return nil, fmt.Errorf("arrowio: row group %d selected, the file has %d", g, len(ft.Meta.RowGroups))
+			}
+		}
+		rd.groups = append([]int(nil), opts.RowGroups...)
+	}
+	return rd, nil
+}
+
+// Schema is [Reader.Schema].
+func (r *File) Schema() *arrow.Schema { return r.schema }
+
+// Metadata is [Reader.Metadata].
+func (r *File) Metadata() *footer.FileMetaData { return r.Footer.Meta }
+
+// NumRows is [Reader.NumRows].
+func (r *File) NumRows() int64 { return r.Footer.Meta.NumRows }
+
+// NumRowGroups is [Reader.NumRowGroups].
+func (r *File) NumRowGroups() int { return len(r.Footer.Meta.RowGroups) }
+
+// ErrClosed is returned by calls on a Reader after Close.
+var ErrClosed = errors.New("arrowio: reader is closed")
+
+// enter registers a call that reads from the file; it fails after Close.
+func (r *File) enter() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return ErrClosed
+	}
+	r.active.Add(1)
+	return nil
+}
+
+// Close is [Reader.Close].
+func (r *File) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	r.mu.Unlock()
+	r.active.Wait()
+	var err error
+	if r.Mapped != nil {
+		err = unmapFile(r.Mapped.data)
+		r.Mapped = nil
+	}
+	if r.closer != nil {
+		err = errors.Join(err, r.closer.Close())
+	}
+	return err
+}
+
+// ReadRowGroup is [Reader.ReadRowGroup].
+func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, error) {
+	if err := r.enter(); err != nil {
+		return nil, err
+	}
+	defer r.active.Done()
+	if i < 0 || i >= len(r.Footer.Meta.RowGroups) {
+		return nil, fmt.Errorf("arrowio: row group %d of %d", i, len(r.Footer.Meta.RowGroups))
+	}
+	sl := newSlots(r.Options.Parallelism)
+	sl.take()
+	g, err := r.OpenGroup(ctx, i, sl)
+	sl.give()
+	if err != nil {
+		return nil, err
+	}
+	defer g.Release()
+	return g.Read(ctx, int(g.Rows), r.Options.Parallelism)
+}
+
+// leafNodes returns the Parquet leaves column c reads, in column order.
+func (c *column) leafNodes() []*footer.Node {
+	if c.Nested == nil {
+		return []*footer.Node{c.leaf}
+	}
+	out := make([]*footer.Node, len(c.Nested.Leaves))
+	for i, l := range c.Nested.Leaves {
+		out[i] = l.Node
+	}
+	return out
+}
