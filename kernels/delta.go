@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // DeltaHeader is the header of a DELTA_BINARY_PACKED stream.
@@ -69,14 +71,14 @@ func ParseDeltaHeader(src []byte) (DeltaHeader, error) {
 // src, in which case the stream ends there. Errors wrap [ErrCorrupt]; dst
 // may then hold partial results.
 func DeltaBinaryPackedInt32(dst []int32, src []byte) (int, error) {
-	u := castSlice[uint32](dst)
+	u := arrowmem.Cast[uint32](dst)
 	return deltaDecode(u, src, 32, unpack32, deltaPrefixSum32)
 }
 
 // DeltaBinaryPackedInt64 is [DeltaBinaryPackedInt32] for INT64 streams:
 // 64-bit arithmetic, miniblock widths up to 64.
 func DeltaBinaryPackedInt64(dst []int64, src []byte) (int, error) {
-	u := castSlice[uint64](dst)
+	u := arrowmem.Cast[uint64](dst)
 	return deltaDecode(u, src, 64, unpack64, deltaPrefixSum64)
 }
 

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"unsafe"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // The encoder writes blocks of 128 values in 4 miniblocks of 32, the shape
@@ -28,13 +30,13 @@ func DeltaBinaryPackedBound(n int, bitSize int) int {
 // values (32-bit wrapping deltas) to dst and returns the extended slice. It
 // allocates only when dst lacks the capacity [DeltaBinaryPackedBound] gives.
 func AppendDeltaBinaryPackedInt32(dst []byte, values []int32) []byte {
-	return appendDelta(dst, castSlice[uint32](values))
+	return appendDelta(dst, arrowmem.Cast[uint32](values))
 }
 
 // AppendDeltaBinaryPackedInt64 is [AppendDeltaBinaryPackedInt32] for INT64
 // values.
 func AppendDeltaBinaryPackedInt64(dst []byte, values []int64) []byte {
-	return appendDelta(dst, castSlice[uint64](values))
+	return appendDelta(dst, arrowmem.Cast[uint64](values))
 }
 
 // appendDelta appends the encoding of vals.
@@ -96,9 +98,9 @@ func appendDeltaBlock[T uint32 | uint64](dst []byte, vals []T, prev T) ([]byte, 
 		// deltas past len(vals) are zero: the last miniblock's padding.
 		mini := deltas[m*deltaMiniSize : (m+1)*deltaMiniSize]
 		if unsafe.Sizeof(prev) == 4 {
-			packGeneric(out, castSlice[uint32](mini), uint(w))
+			packGeneric(out, arrowmem.Cast[uint32](mini), uint(w))
 		} else {
-			pack64Generic(out, castSlice[uint64](mini), uint(w))
+			pack64Generic(out, arrowmem.Cast[uint64](mini), uint(w))
 		}
 		dst = dst[:len(dst)+size]
 	}

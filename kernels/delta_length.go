@@ -3,6 +3,8 @@ package kernels
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // DeltaLengthByteArray decodes a DELTA_LENGTH_BYTE_ARRAY section holding
@@ -47,9 +49,9 @@ func DeltaLengthByteArray[O Offset](offsets []O, data, src []byte) (dataLen, con
 func deltaLengths[O Offset](dst []O, src []byte) (int, error) {
 	var o O
 	if unsafe.Sizeof(o) == 4 {
-		return DeltaBinaryPackedInt32(castSlice[int32](dst), src)
+		return DeltaBinaryPackedInt32(arrowmem.Cast[int32](dst), src)
 	}
-	narrow := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(dst))), 2*len(dst))[:len(dst)]
+	narrow := arrowmem.View[int32](arrowmem.Bytes(dst))[:len(dst)]
 	used, err := DeltaBinaryPackedInt32(narrow, src)
 	if err != nil {
 		return 0, err

@@ -3,6 +3,8 @@ package kernels
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // Gather sets dst[i] = dict[idx[i]] for every index: dictionary-encoded
@@ -20,9 +22,9 @@ func Gather[T any](dst, dict []T, idx []uint32) error {
 	var k int
 	switch {
 	case unsafe.Sizeof(v) == 4 && unsafe.Alignof(v) == 4:
-		k = gather32(castSlice[uint32](dst), castSlice[uint32](dict), idx)
+		k = gather32(arrowmem.Cast[uint32](dst), arrowmem.Cast[uint32](dict), idx)
 	case unsafe.Sizeof(v) == 8 && unsafe.Alignof(v) == 8:
-		k = gather64(castSlice[uint64](dst), castSlice[uint64](dict), idx)
+		k = gather64(arrowmem.Cast[uint64](dst), arrowmem.Cast[uint64](dict), idx)
 	default:
 		k = gatherGeneric(dst, dict, idx)
 	}
@@ -40,23 +42,23 @@ func GatherFixed(dst, dict []byte, width int, idx []uint32) error {
 	case 1:
 		return Gather(dst, dict, idx)
 	case 2:
-		return Gather(castBytes[[2]byte](dst), castBytes[[2]byte](dict), idx)
+		return Gather(arrowmem.View[[2]byte](dst), arrowmem.View[[2]byte](dict), idx)
 	case 4:
 		// Aligned buffers (Arrow's and the pools' always are) take the
 		// word gathers, and their assembly.
 		if aligned(dst, 4) && aligned(dict, 4) {
-			return Gather(castBytes[uint32](dst), castBytes[uint32](dict), idx)
+			return Gather(arrowmem.View[uint32](dst), arrowmem.View[uint32](dict), idx)
 		}
-		return Gather(castBytes[[4]byte](dst), castBytes[[4]byte](dict), idx)
+		return Gather(arrowmem.View[[4]byte](dst), arrowmem.View[[4]byte](dict), idx)
 	case 8:
 		if aligned(dst, 8) && aligned(dict, 8) {
-			return Gather(castBytes[uint64](dst), castBytes[uint64](dict), idx)
+			return Gather(arrowmem.View[uint64](dst), arrowmem.View[uint64](dict), idx)
 		}
-		return Gather(castBytes[[8]byte](dst), castBytes[[8]byte](dict), idx)
+		return Gather(arrowmem.View[[8]byte](dst), arrowmem.View[[8]byte](dict), idx)
 	case 12:
-		return Gather(castBytes[[12]byte](dst), castBytes[[12]byte](dict), idx)
+		return Gather(arrowmem.View[[12]byte](dst), arrowmem.View[[12]byte](dict), idx)
 	case 16:
-		return Gather(castBytes[[16]byte](dst), castBytes[[16]byte](dict), idx)
+		return Gather(arrowmem.View[[16]byte](dst), arrowmem.View[[16]byte](dict), idx)
 	}
 	if len(dst)/width < len(idx) {
 		return fmt.Errorf("%w: gather: %d slots for %d indices", ErrShortBuffer, len(dst)/width, len(idx))
@@ -74,13 +76,6 @@ func GatherFixed(dst, dict []byte, width int, idx []uint32) error {
 // aligned reports whether b starts on a multiple of n bytes.
 func aligned(b []byte, n uintptr) bool {
 	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))%n == 0
-}
-
-// castBytes views b, a whole number of Ts (byte arrays or words on their
-// alignment), as a []T.
-func castBytes[T any](b []byte) []T {
-	var v T
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(v)))
 }
 
 // gatherErr turns the count of indices gathered into the error, if any.

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"unsafe"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // Word is the set of types PLAIN stores as 4- or 8-byte little-endian words:
@@ -33,7 +35,7 @@ func PlainDecode[T Word](dst []T, src []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	raw := plainBytes(dst)
+	raw := arrowmem.Bytes(dst)
 	copy(raw, src[:need])
 	if !hostLittleEndian {
 		swapBytes(raw, size)
@@ -93,7 +95,7 @@ func PlainBoolean(dst []byte, offset, n int, src []byte) (int, error) {
 func AppendPlain[T Word](dst []byte, src []T) []byte {
 	size := int(unsafe.Sizeof(T(0)))
 	start := len(dst)
-	dst = append(dst, plainBytes(src)...)
+	dst = append(dst, arrowmem.Bytes(src)...)
 	if !hostLittleEndian {
 		swapBytes(dst[start:], size)
 	}
@@ -142,12 +144,6 @@ func plainNeed(n, size, have int) (int, error) {
 	return n * size, nil
 }
 
-// plainBytes returns the memory of s as bytes.
-func plainBytes[T any](s []T) []byte {
-	var v T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(v)))
-}
-
 // swapBytes reverses the bytes of every size-byte word of b: on big-endian
 // hosts it turns little-endian words into native ones and back.
 func swapBytes(b []byte, size int) {
@@ -157,12 +153,6 @@ func swapBytes(b []byte, size int) {
 			w[j], w[k] = w[k], w[j]
 		}
 	}
-}
-
-// castSlice reinterprets s as a slice of To of the same length. From and To
-// must have the same size and alignment (int32 and uint32, say).
-func castSlice[To, From any](s []From) []To {
-	return unsafe.Slice((*To)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
 // Offset is the type of Arrow offsets: int32 for String/Binary, int64 for

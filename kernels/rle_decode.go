@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"unsafe"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // DecodeUint32 decodes the next len(dst) values of a stream of bit width at
@@ -324,7 +326,7 @@ func fillValues[T packable](s []T, v T) {
 	default:
 		w = uint64(v)
 	}
-	all := plainBytes(s)
+	all := arrowmem.Bytes(s)
 	var pat [16]byte
 	binary.LittleEndian.PutUint64(pat[:8], w)
 	binary.LittleEndian.PutUint64(pat[8:], w)
@@ -349,7 +351,7 @@ func fillValues[T packable](s []T, v T) {
 func firstAtLeast[T packable](s []T, bound uint64) (int, uint64) {
 	var z T
 	if unsafe.Sizeof(z) == 2 && bound >= 1 && bound <= 0x8000 {
-		if !anyLaneAtLeast(plainBytes(s), bound) {
+		if !anyLaneAtLeast(arrowmem.Bytes(s), bound) {
 			return -1, 0
 		}
 	} else {

@@ -3,6 +3,8 @@ package kernels
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // levelRunSkip lets [AppendRLE] pass over levels that hold no run it
@@ -53,7 +55,7 @@ func (s *levelRunSkip) next(i int) int {
 // uniform word's run is measured no further than four levels each side.
 func (s *levelRunSkip) scan(i int) int {
 	lv := s.lv
-	b := plainBytes(lv)
+	b := arrowmem.Bytes(lv)
 	k := i &^ 3
 	for ; k+4 <= len(lv); k += 4 {
 		w := binary.NativeEndian.Uint64(b[2*k:])

@@ -1,6 +1,10 @@
 package kernels
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
+)
 
 // Unpack8 decodes len(dst) values of width bits (0 to 8), packed LSB first as
 // in the RLE/bit-packing hybrid's bit-packed runs, from src and returns the
@@ -35,7 +39,7 @@ func Unpack32(dst []uint32, src []byte, width uint) (int, error) {
 	}
 	if width == 32 {
 		// Whole little-endian words: a copy.
-		copy(plainBytes(dst), src[:need])
+		copy(arrowmem.Bytes(dst), src[:need])
 		return need, nil
 	}
 	unpack32(dst, src[:need], width)
@@ -49,7 +53,7 @@ func Unpack64(dst []uint64, src []byte, width uint) (int, error) {
 		return 0, err
 	}
 	if width == 64 {
-		copy(plainBytes(dst), src[:need])
+		copy(arrowmem.Bytes(dst), src[:need])
 		return need, nil
 	}
 	unpack64(dst, src[:need], width)

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // TestUnpackLevels checks the level unpacker against the generic one for
@@ -69,7 +71,7 @@ func TestAnyLaneAtLeast(t *testing.T) {
 		for _, v := range s {
 			want = want || uint64(v) >= bound
 		}
-		if got := anyLaneAtLeast(plainBytes(s), bound); got != want {
+		if got := anyLaneAtLeast(arrowmem.Bytes(s), bound); got != want {
 			t.Fatalf("anyLaneAtLeast(%v, %d) = %v", s, bound, got)
 		}
 	}

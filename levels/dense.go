@@ -66,7 +66,7 @@ func (st *shredLeaf) dense(mem memory.Allocator) (arrow.Array, error) {
 // denseBinary copies the byte-array values of runs into new offsets and
 // data.
 func denseBinary[O offset](mem memory.Allocator, p *plan, runs []int, n, base int, src []*memory.Buffer) (arrow.Array, error) {
-	off := castBytes[O](src[1].Bytes())
+	off := arrowmem.View[O](src[1].Bytes())
 	var data []byte
 	if src[2] != nil {
 		data = src[2].Bytes()
@@ -85,7 +85,7 @@ func denseBinary[O offset](mem memory.Allocator, p *plan, runs []int, n, base in
 	bytes := memory.NewResizableBuffer(mem)
 	defer bytes.Release()
 	bytes.Resize(size)
-	dst, out := castBytes[O](offs.Bytes()), bytes.Bytes()
+	dst, out := arrowmem.View[O](offs.Bytes()), bytes.Bytes()
 	at, pos := 0, 0
 	dst[0] = 0
 	for i := 0; i < len(runs); i += 2 {

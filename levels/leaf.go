@@ -2,7 +2,6 @@ package levels
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -76,9 +75,9 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, owned bool, slot
 		defer offs.Release()
 		var err error
 		if w == 4 {
-			_, err = kernels.SpreadOffsets(castBytes[int32](offs.Bytes()), castBytes[int32](from), valid, 0)
+			_, err = kernels.SpreadOffsets(arrowmem.View[int32](offs.Bytes()), arrowmem.View[int32](from), valid, 0)
 		} else {
-			_, err = kernels.SpreadOffsets(castBytes[int64](offs.Bytes()), castBytes[int64](from), valid, 0)
+			_, err = kernels.SpreadOffsets(arrowmem.View[int64](offs.Bytes()), arrowmem.View[int64](from), valid, 0)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: leaf %q: %w", ErrCorrupt, p.Name, err)
@@ -115,7 +114,7 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, owned bool, slot
 
 // spreadAs runs kernels.Spread over dst and src viewed as values of type T.
 func spreadAs[T any](dst, src []byte, valid []byte) error {
-	_, err := kernels.Spread(castBytes[T](dst), castBytes[T](src), valid, 0)
+	_, err := kernels.Spread(arrowmem.View[T](dst), arrowmem.View[T](src), valid, 0)
 	return err
 }
 
@@ -143,11 +142,4 @@ func spreadBits(dst, src []byte, off int, valid []byte, slots int) {
 		bitutil.SetBitTo(dst, i, v)
 		j += int(b2u(bitutil.BitIsSet(valid, i)))
 	}
-}
-
-// castBytes views b, whose length is a whole number of Ts, as a []T.
-func castBytes[T any](b []byte) []T {
-	var v T
-	size := int(unsafe.Sizeof(v))
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size)
 }

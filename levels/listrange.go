@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // listRanges reads the child slots of a list-like array's slots: its
@@ -52,9 +53,9 @@ func newListRanges(p *plan, d arrow.ArrayData) (listRanges, error) {
 		}
 	}
 	if width == 4 {
-		r.o32, r.s32 = castBytes[int32](o), castBytes[int32](sz)
+		r.o32, r.s32 = arrowmem.View[int32](o), arrowmem.View[int32](sz)
 	} else {
-		r.o64, r.s64 = castBytes[int64](o), castBytes[int64](sz)
+		r.o64, r.s64 = arrowmem.View[int64](o), arrowmem.View[int64](sz)
 	}
 	return r, nil
 }

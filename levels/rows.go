@@ -3,8 +3,8 @@ package levels
 import (
 	"encoding/binary"
 	"math/bits"
-	"unsafe"
 
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/kernels"
 )
 
@@ -22,11 +22,6 @@ func nonZeroLanes(w uint64) uint64 {
 	return (((w | laneHigh) - laneLow) | w) & laneHigh
 }
 
-// levelBytes views levels as their bytes, for word loads.
-func levelBytes(l []int16) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(l))), 2*len(l))
-}
-
 // CountRows returns the number of rows whose levels rep holds: its levels
 // of 0 or below. Decoded levels are never negative; the walks of an
 // [Assembler] take a negative level for a row start too, so the count
@@ -38,7 +33,7 @@ func CountRows(rep []int16) int { return len(rep) - kernels.CountLevelsAtLeast(r
 // returns -1 and k. Whole words of four levels that cannot hold the start
 // are counted without a branch per level.
 func RowStart(rep []int16, n int) (at, rows int) {
-	b := levelBytes(rep)
+	b := arrowmem.Bytes(rep)
 	for len(b) >= 8 {
 		z := 4 - bits.OnesCount64(nonZeroLanes(binary.LittleEndian.Uint64(b[:8])))
 		if rows+z > n {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // Shredder turns nested Arrow arrays into the definition levels,
@@ -321,14 +322,14 @@ func (st *shredLeaf) fill(p *plan, d arrow.ArrayData, in []segment, total int, t
 		return nil
 	}
 	st.def = grow16(st.def, total)
-	def := levelBytes(st.def[:cap(st.def)])
+	def := arrowmem.Bytes(st.def[:cap(st.def)])
 	var rep []byte
 	if p.RepLevel > 0 {
 		st.rep = grow16(st.rep, total)
 		if tw != nil {
 			copy(st.rep, tw.rep)
 		} else {
-			rep = levelBytes(st.rep[:cap(st.rep)])
+			rep = arrowmem.Bytes(st.rep[:cap(st.rep)])
 		}
 	}
 	valid := validityOf(d)

@@ -3,9 +3,9 @@ package colread
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -287,7 +287,7 @@ func spreadFixed(vals []byte, w int, valid []byte, at, n, k int) error {
 
 // spreadAs runs kernels.Spread over run viewed as values of type T.
 func spreadAs[T any](run []byte, k int, valid []byte, at int) error {
-	v := castBytes[T](run)
+	v := arrowmem.ViewCap[T](run)
 	_, err := kernels.Spread(v, v[:k], valid, at)
 	return err
 }
@@ -295,22 +295,6 @@ func spreadAs[T any](run []byte, k int, valid []byte, at int) error {
 // errShortPage reports a values section that ran out.
 func errShortPage(what string, need, have int) error {
 	return fmt.Errorf("%w: %s needs %d bytes, the page has %d left", errs.ErrCorrupt, what, need, have)
-}
-
-// castBytes views b, whose length is a whole number of Ts, as a []T
-// (keeping b's capacity, so that bytesOf gives the pooled slice back).
-func castBytes[T any](b []byte) []T {
-	var v T
-	size := int(unsafe.Sizeof(v))
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/size)[:len(b)/size]
-}
-
-// bytesOf views a slice of fixed-size values as bytes (with the slice's
-// capacity, so that pooled buffers keep their size class).
-func bytesOf[T any](s []T) []byte {
-	var v T
-	size := int(unsafe.Sizeof(v))
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*size)[:len(s)*size]
 }
 
 // views builds the 16-byte views of a string_view or binary_view array

@@ -376,8 +376,8 @@ func (l *LeafReader) releaseBuffers() {
 	arrowmem.PutBytes(l.pageBuf)
 	arrowmem.PutBytes(l.placed.bounce)
 	l.placed.bounce = nil
-	arrowmem.PutBytes(bytesOf(l.idx))
-	arrowmem.PutBytes(bytesOf(l.msbScratch))
+	arrowmem.PutBytes(arrowmem.BytesCap(l.idx))
+	arrowmem.PutBytes(arrowmem.BytesCap(l.msbScratch))
 	l.msbScratch = nil
 	if l.dict != nil {
 		l.dict.release()
@@ -445,8 +445,8 @@ func (l *LeafReader) usePage(dp page.Data, vd valueDecoder) error {
 		// off exactly numValues levels' bits by splitDataPage, so the
 		// scratch is bounded by the page.
 		if cap(l.msbScratch) < dp.NumValues {
-			arrowmem.PutBytes(bytesOf(l.msbScratch))
-			l.msbScratch = castBytes[int16](arrowmem.GetBytes(2 * dp.NumValues))
+			arrowmem.PutBytes(arrowmem.BytesCap(l.msbScratch))
+			l.msbScratch = arrowmem.ViewCap[int16](arrowmem.GetBytes(2 * dp.NumValues))
 		}
 		l.msbDefs = l.msbScratch[:dp.NumValues]
 		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.DefLevels, levels.Width(l.node.MaxDef), l.node.MaxDef); err != nil {

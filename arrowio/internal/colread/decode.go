@@ -270,8 +270,8 @@ func (d *dictDecoder) start(src []byte, count int) error {
 
 func (d *dictDecoder) next(out *colOut, at, k int) error {
 	if cap(*d.idx) < k {
-		arrowmem.PutBytes(bytesOf(*d.idx))
-		*d.idx = castBytes[uint32](arrowmem.GetBytes(4 * k))
+		arrowmem.PutBytes(arrowmem.BytesCap(*d.idx))
+		*d.idx = arrowmem.ViewCap[uint32](arrowmem.GetBytes(4 * k))
 	}
 	idx := (*d.idx)[:k]
 	if _, err := d.dec.DecodeUint32(idx); err != nil {

@@ -110,9 +110,9 @@ func newDeltaInts(t *target) *deltaInts {
 	d.decode = func(dst []byte) error {
 		var err error
 		if t.physWidth == 4 {
-			_, err = kernels.DeltaBinaryPackedInt32(castBytes[int32](dst), d.src)
+			_, err = kernels.DeltaBinaryPackedInt32(arrowmem.ViewCap[int32](dst), d.src)
 		} else {
-			_, err = kernels.DeltaBinaryPackedInt64(castBytes[int64](dst), d.src)
+			_, err = kernels.DeltaBinaryPackedInt64(arrowmem.ViewCap[int64](dst), d.src)
 		}
 		return err
 	}
@@ -193,15 +193,15 @@ func (d *deltaBinary) start(src []byte, count int) error {
 	}
 	d.src, d.n, d.pos, d.decoded = src, h.Count, 0, false
 	if cap(d.prefix) < d.n {
-		arrowmem.PutBytes(bytesOf(d.prefix))
-		d.prefix = castBytes[int32](arrowmem.GetBytes(4 * d.n))
+		arrowmem.PutBytes(arrowmem.BytesCap(d.prefix))
+		d.prefix = arrowmem.ViewCap[int32](arrowmem.GetBytes(4 * d.n))
 	}
 	return nil
 }
 
 func (d *deltaBinary) releaseScratch() {
-	arrowmem.PutBytes(bytesOf(d.prefix))
-	arrowmem.PutBytes(bytesOf(d.offsets))
+	arrowmem.PutBytes(arrowmem.BytesCap(d.prefix))
+	arrowmem.PutBytes(arrowmem.BytesCap(d.offsets))
 	arrowmem.PutBytes(d.data)
 	d.prefix, d.offsets, d.data, d.src = nil, nil, nil, nil
 }
@@ -228,8 +228,8 @@ func decodeDelta[O int32 | int64](enc footer.Encoding, offsets []O, prefix []int
 // decodeScratch decodes the page into the scratch offsets and data.
 func (d *deltaBinary) decodeScratch() error {
 	if cap(d.offsets) < d.n+1 {
-		arrowmem.PutBytes(bytesOf(d.offsets))
-		d.offsets = castBytes[int64](arrowmem.GetBytes(8 * (d.n + 1)))
+		arrowmem.PutBytes(arrowmem.BytesCap(d.offsets))
+		d.offsets = arrowmem.ViewCap[int64](arrowmem.GetBytes(8 * (d.n + 1)))
 	}
 	d.offsets = d.offsets[:d.n+1]
 	d.offsets[0] = 0

@@ -46,8 +46,8 @@ type dictIndexDecoder struct{ dictDecoder }
 
 func (d *dictIndexDecoder) next(out *colOut, at, k int) error {
 	if cap(*d.idx) < k {
-		arrowmem.PutBytes(bytesOf(*d.idx))
-		*d.idx = castBytes[uint32](arrowmem.GetBytes(4 * k))
+		arrowmem.PutBytes(arrowmem.BytesCap(*d.idx))
+		*d.idx = arrowmem.ViewCap[uint32](arrowmem.GetBytes(4 * k))
 	}
 	idx := (*d.idx)[:k]
 	if _, err := d.dec.DecodeIndices(idx, d.dict.len); err != nil {
@@ -108,17 +108,17 @@ func putIndices(out *colOut, at int, idx []uint32, base, maxIndex int) error {
 			dst[i] = byte(int(v) + base)
 		}
 	case 2:
-		d := castBytes[uint16](dst)
+		d := arrowmem.ViewCap[uint16](dst)
 		for i, v := range idx {
 			d[i] = uint16(int(v) + base)
 		}
 	case 4:
-		d := castBytes[uint32](dst)
+		d := arrowmem.ViewCap[uint32](dst)
 		for i, v := range idx {
 			d[i] = uint32(int(v) + base)
 		}
 	default:
-		d := castBytes[uint64](dst)
+		d := arrowmem.ViewCap[uint64](dst)
 		for i, v := range idx {
 			d[i] = uint64(int(v) + base)
 		}

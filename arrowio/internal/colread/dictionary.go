@@ -47,7 +47,7 @@ func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, pag
 		d.values = arrowmem.GetBytes(count * t.width)
 		err = putDecimals(d.values, t.width, offsets, data)
 		arrowmem.PutBytes(data)
-		arrowmem.PutBytes(bytesOf(offsets))
+		arrowmem.PutBytes(arrowmem.BytesCap(offsets))
 		if err != nil {
 			d.release()
 			return nil, err
@@ -118,12 +118,12 @@ func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 	if count > len(page)/4 {
 		return nil, nil, errShortPage(fmt.Sprintf("dictionary of %d byte arrays", count), 4*count, len(page))
 	}
-	offsets := castBytes[int32](arrowmem.GetBytes(4 * (count + 1)))
+	offsets := arrowmem.ViewCap[int32](arrowmem.GetBytes(4 * (count + 1)))
 	offsets[0] = 0
 	data := arrowmem.GetBytes(len(page) + kernels.GatherSlack) // the slack a ByteArrayDict wants
 	n, _, err := kernels.PlainByteArray(offsets, data, page)
 	if err != nil {
-		arrowmem.PutBytes(bytesOf(offsets))
+		arrowmem.PutBytes(arrowmem.BytesCap(offsets))
 		arrowmem.PutBytes(data)
 		return nil, nil, err
 	}
@@ -133,7 +133,7 @@ func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 // Release returns the dictionary's pooled buffers; it is not used again.
 func (d *dictionary) release() {
 	arrowmem.PutBytes(d.values)
-	arrowmem.PutBytes(bytesOf(d.offsets))
+	arrowmem.PutBytes(arrowmem.BytesCap(d.offsets))
 	arrowmem.PutBytes(d.data)
 	*d = dictionary{}
 }

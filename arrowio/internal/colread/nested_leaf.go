@@ -2,7 +2,6 @@ package colread
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
@@ -202,7 +201,7 @@ func growLevels(s []int16, n int) []int16 {
 		return s[:n]
 	}
 	b := arrowmem.GetBytes(2 * max(n, 2*cap(s), levelChunk))
-	g := unsafe.Slice((*int16)(unsafe.Pointer(unsafe.SliceData(b))), cap(b)/2)[:n]
+	g := arrowmem.ViewCap[int16](b)[:n]
 	copy(g, s)
 	putLevels(s)
 	return g
@@ -212,7 +211,7 @@ func growLevels(s []int16, n int) []int16 {
 // must not be used afterwards.
 func putLevels(s []int16) {
 	if cap(s) > 0 {
-		arrowmem.PutBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 2*cap(s)))
+		arrowmem.PutBytes(arrowmem.BytesCap(s[:cap(s)]))
 	}
 }
 

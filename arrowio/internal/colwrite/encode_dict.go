@@ -7,6 +7,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/kernels"
 )
 
@@ -102,7 +103,9 @@ func (d *fixedDict[U]) grow() {
 func (d *fixedDict[U]) plainSize() int { return len(d.values) * int(unsafe.Sizeof(U(0))) }
 
 // appendPlain appends the PLAIN encoding of the dictionary to dst.
-func (d *fixedDict[U]) appendPlain(dst []byte) []byte { return append(dst, asBytes(d.values)...) }
+func (d *fixedDict[U]) appendPlain(dst []byte) []byte {
+	return append(dst, arrowmem.Bytes(d.values)...)
+}
 
 // bytesDict is the dictionary of a BYTE_ARRAY (prefixed: each value behind
 // its 4-byte length, as PLAIN writes it) or FIXED_LEN_BYTE_ARRAY column.
@@ -248,11 +251,4 @@ func appendIndices(dst []byte, idx []uint32) ([]byte, error) {
 	}
 	width := uint(bits.Len32(hi))
 	return kernels.AppendRLE(append(dst, byte(width)), idx, width)
-}
-
-// asBytes returns the memory of s as bytes (little-endian values on the
-// little-endian machines Arrow's buffers assume).
-func asBytes[T any](s []T) []byte {
-	var z T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
 }

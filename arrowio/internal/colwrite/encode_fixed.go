@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -135,7 +136,7 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 	if w.dictOn {
 		n := len(w.idx)
 		w.idx = growDoubling(w.idx, len(vals))[:n+len(vals)]
-		w.dict.insert(unsafeCast[U](vals), w.idx[n:])
+		w.dict.insert(arrowmem.Cast[U](vals), w.idx[n:])
 		return nil
 	}
 	w.vals = append(growDoubling(w.vals, len(vals)), vals...)
@@ -168,7 +169,7 @@ func (w *fixedWriter[T, U]) flushPage(dst []byte, st *footer.Statistics) ([]byte
 // appendFixed appends vals encoded with enc (PLAIN, DELTA_BINARY_PACKED or
 // BYTE_STREAM_SPLIT) to dst.
 func appendFixed[T fixedValue](dst []byte, vals []T, enc footer.Encoding) ([]byte, error) {
-	raw := asBytes(vals)
+	raw := arrowmem.Bytes(vals)
 	switch enc {
 	case footer.EncodingPlain:
 		return append(dst, raw...), nil

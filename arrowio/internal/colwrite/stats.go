@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/float16"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/kernels"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -95,14 +96,14 @@ func (s *fixedStats[T]) update(vals []T, order statOrder) {
 	switch v := any(vals).(type) {
 	case []int32:
 		if order == orderUnsigned {
-			s.setUnsigned(unsafeCast[uint32](v))
+			s.setUnsigned(arrowmem.Cast[uint32](v))
 		} else {
 			lo, hi := minMax(v)
 			s.set(T(lo), T(hi))
 		}
 	case []int64:
 		if order == orderUnsigned {
-			s.setUnsigned(unsafeCast[uint64](v))
+			s.setUnsigned(arrowmem.Cast[uint64](v))
 		} else {
 			lo, hi := minMax(v)
 			s.set(T(lo), T(hi))

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -22,11 +23,6 @@ import (
 // without boxing: zero-copy views of the Arrow buffers where the layouts
 // agree, conversions into writer-owned scratch where they do not.
 
-// unsafeCast reinterprets s as a slice of To; To and From have the same size.
-func unsafeCast[To, From any](s []From) []To {
-	return unsafe.Slice((*To)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-}
-
 // bufferAs returns buffer i of d as a []T covering whole elements (nil for
 // an absent buffer).
 func bufferAs[T any](d arrow.ArrayData, i int) []T {
@@ -34,9 +30,7 @@ func bufferAs[T any](d arrow.ArrayData, i int) []T {
 	if i >= len(bufs) || bufs[i] == nil {
 		return nil
 	}
-	b := bufs[i].Bytes()
-	var z T
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
+	return arrowmem.View[T](bufs[i].Bytes())
 }
 
 // sliceOf returns elements [off+lo, off+hi) of buf, or an error when the
@@ -201,7 +195,7 @@ func viewOrConvert[T fixedValue, S int32 | uint32 | int64 | uint64 | float32 | f
 	}
 	if unsafe.Sizeof(src[0:1][0]) == unsafe.Sizeof(out[0:1][0]) && !isFloat[T]() && !isFloat[S]() {
 		// Same-size integers (uint32 as INT32): the bits are the value.
-		return unsafeCast[T](src), dst, nil
+		return arrowmem.Cast[T](src), dst, nil
 	}
 	for i, v := range src {
 		out[i] = T(v)
@@ -380,7 +374,7 @@ func fixedBytesSlots(buf []byte, arr arrow.Array, lo, hi int, n *footer.Node) ([
 		}
 		switch w {
 		case 16:
-			return asBytes(src), buf, nil
+			return arrowmem.Bytes(src), buf, nil
 		case 12:
 			// Parquet INTERVAL: months, days and milliseconds, each a
 			// little-endian uint32.
