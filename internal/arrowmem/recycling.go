@@ -74,9 +74,7 @@ func (r *Recycling) Allocate(size int) []byte {
 	if p, _ := r.pools[index].Get().(unsafe.Pointer); p != nil {
 		return unsafe.Slice((*byte)(p), classSize)[:size]
 	}
-	b := alignedNoZero(size, classSize)
-	prefault(b)
-	return b
+	return newBuffer(size, classSize)
 }
 
 // Reallocate returns size bytes that start with b's, reusing b when it
