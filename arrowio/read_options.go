@@ -33,19 +33,29 @@ type ReadOptions struct {
 	// row groups: 0 means GOMAXPROCS, 1 reads sequentially on the calling
 	// goroutine.
 	Parallelism int
-	// Allocator provides the memory of the returned arrays. The reader
-	// writes every byte of the buffers it returns, so it needs no zeroed
-	// memory. Nil means the garbage-collected Go heap without the clearing
-	// that arrow-go's GoAllocator does before handing memory out, and with
-	// buffers of more than 512 bytes kept when the arrays holding them are
-	// released (shared by every Reader, dropped by the garbage collector
-	// when no read takes them): a table or batch released before the next
-	// read saves that read fresh memory, whose pages fault as they are
-	// first written (on Linux, fresh buffers of 1 MiB or more are mapped in
-	// one call, with huge pages where allowed). An array must not be used
-	// after its last Release, as with any arrow-go allocator;
-	// memory.DefaultAllocator leaves released memory to the garbage
-	// collector instead.
+	// Allocator provides the memory of the arrays the reader builds (the
+	// chunk bytes, pages and other scratch it decodes from are its own).
+	// The reader writes every byte of the buffers it returns, so it needs
+	// no zeroed memory.
+	//
+	// Nil is the safe default: memory that is never handed out again while
+	// Go code can still reach it. It comes from the garbage-collected Go
+	// heap without the clearing that arrow-go's GoAllocator does before
+	// handing memory out (on Linux, new buffers of 1 MiB or more are mapped
+	// in one call, with huge pages where allowed), and a released array
+	// leaves it to the garbage collector, as GoAllocator does: a Go slice
+	// of an array's values (Int64Values, ValueBytes, ...) kept past the
+	// array's last Release keeps its values.
+	//
+	// [NewRecyclingAllocator] hands released buffers to later reads
+	// instead, which saves them new memory when tables or batches are
+	// released before the next read: in bench/ (quiver against
+	// quiver-recycling, 50,000-row files read and released one after
+	// another, 26 November 2026) the default took about twice as long,
+	// spent on garbage collection and on faulting in pages the Go runtime
+	// had returned to the system. With it, as with any allocator that
+	// reuses memory (memory.NewCgoArrowAllocator, a pool), no array, nor
+	// any slice of its values, may be used after its last Release.
 	Allocator memory.Allocator
 	// VerifyCRC checks every page's CRC-32 when the page header has one, and
 	// the content checksums of zstd frames; a mismatch is a *CorruptError
@@ -77,8 +87,8 @@ type ReadOptions struct {
 	// page cache. A file read from disk for the first time is read as its
 	// pages fault, which can be slower than ReadAt, and so were reads of
 	// cached files through the mapping on the virtual machine of the latest
-	// benchmarks (bench/RESULTS.md, sessions 9 and 10): measure before
-	// choosing it.
+	// benchmarks (bench/RESULTS.md, runs of 24 and 25 November 2026):
+	// measure before choosing it.
 	// Arrays never point into the mapping, so they stay valid after Close,
 	// which unmaps the file once the reads in progress end. A file
 	// truncated by another process while it is mapped gives an error
@@ -97,6 +107,36 @@ type ReadOptions struct {
 	// Mapping.Int96 unset or in nanoseconds); they need not be projected.
 	Filter pageindex.Predicate
 }
+
+// NewRecyclingAllocator returns a memory.Allocator for
+// [ReadOptions.Allocator] that keeps the buffers of released arrays and
+// hands them to later allocations, for programs that read file after
+// file and release each table or batch before the next read. Memory new
+// to the Go heap, or taken back from the operating system, costs a page
+// fault per 4 KiB when first written; a released buffer handed out again
+// has its pages in place and is often still in cache.
+//
+// The hazard it accepts: an array must not be used after its last
+// Release, and neither may any Go slice of its memory (Int64Values,
+// ValueBytes, Buffers, ...). Such a slice does not keep the memory from
+// being handed out again: it silently shows the values of whatever array
+// a later read put there, and writes through it corrupt that array. Keep
+// an array (Retain) for as long as anything uses its values, or read
+// with the default allocator (nil), which never hands out memory Go code
+// can still reach.
+//
+// Like the default, it hands out memory that is not cleared, which only
+// code that writes every byte of what it allocates may use: quiver's
+// reader does, so it is meant for ReadOptions.Allocator, not for
+// arrow-go's builders or other code. Buffers of more than 512 bytes are
+// rounded up to one of 16 size classes per doubling (at most 6.25% more)
+// and kept per class in sync.Pools, so the garbage collector drops
+// buffers that no allocation took within two collections.
+//
+// Each call returns a new allocator with pools of its own; share one
+// between the readers whose arrays should pass their memory on to each
+// other. It is safe for concurrent use.
+func NewRecyclingAllocator() memory.Allocator { return new(arrowmem.Recycling) }
 
 // resolve returns o with its defaults applied.
 func (o *ReadOptions) resolve() scan.Options {
@@ -120,7 +160,7 @@ func (o *ReadOptions) resolve() scan.Options {
 		so.Parallelism = runtime.GOMAXPROCS(0)
 	}
 	if so.Mem == nil {
-		so.Mem = arrowmem.Default
+		so.Mem = arrowmem.Unzeroed{}
 	}
 	return so
 }

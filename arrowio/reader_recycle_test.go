@@ -39,17 +39,23 @@ func recycleFile(t *testing.T) ([]byte, []arrow.Array) {
 	return file, want
 }
 
-// TestDefaultAllocatorKeepsRetainedBatches reads a file in batches with
-// the default allocator, which hands released buffers out again, keeping
-// every other batch (Retain) and reading the whole file again after each
-// batch with the table released at once, so that buffers go back and forth
-// through the pool: the batches kept hold what was written, and the
-// batches and tables let go of lend their memory to later reads.
-func TestDefaultAllocatorKeepsRetainedBatches(t *testing.T) {
+// TestAllocatorsKeepRetainedBatches reads a file in batches with the
+// default allocator and with NewRecyclingAllocator, which hands released
+// buffers out again, keeping every other batch (Retain) and reading the
+// whole file again after each batch with the table released at once, so
+// that buffers go back and forth through the pools (the reader's scratch
+// pool, and the recycling allocator's): the batches kept hold what was
+// written, and the batches and tables let go of lend their memory to later
+// reads.
+func TestAllocatorsKeepRetainedBatches(t *testing.T) {
 	file, want := recycleFile(t)
 	ctx := context.Background()
-	for _, parallelism := range []int{1, 2} {
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{BatchSize: 3000, Parallelism: parallelism})
+	for _, tc := range []struct {
+		parallelism int
+		mem         memory.Allocator
+	}{{1, nil}, {2, nil}, {1, NewRecyclingAllocator()}, {2, NewRecyclingAllocator()}} {
+		parallelism := tc.parallelism
+		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{BatchSize: 3000, Parallelism: parallelism, Allocator: tc.mem})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,13 +90,13 @@ func TestDefaultAllocatorKeepsRetainedBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		if offset != int64(want[0].Len()) {
-			t.Fatalf("parallelism %d: read %d rows, wrote %d", parallelism, offset, want[0].Len())
+			t.Fatalf("parallelism %d, allocator %T: read %d rows, wrote %d", parallelism, tc.mem, offset, want[0].Len())
 		}
 		for _, k := range keep {
 			for c := range want {
 				exp := array.NewSlice(want[c], k.offset, k.offset+k.rec.NumRows())
 				if !array.Equal(exp, k.rec.Column(c)) {
-					t.Errorf("parallelism %d: column %d of the batch at row %d changed after it was kept", parallelism, c, k.offset)
+					t.Errorf("parallelism %d, allocator %T: column %d of the batch at row %d changed after it was kept", parallelism, tc.mem, c, k.offset)
 				}
 				exp.Release()
 			}
@@ -99,17 +105,19 @@ func TestDefaultAllocatorKeepsRetainedBatches(t *testing.T) {
 	}
 }
 
-// TestDefaultAllocatorReusesReleasedTables checks that a read after a
-// released read of the same file takes most of its memory from the
-// released table instead of allocating it again.
-func TestDefaultAllocatorReusesReleasedTables(t *testing.T) {
+// TestRecyclingAllocatorReusesReleasedTables checks that with
+// NewRecyclingAllocator a read after a released read of the same file
+// takes most of its memory from the released table instead of allocating
+// it again.
+func TestRecyclingAllocatorReusesReleasedTables(t *testing.T) {
 	file, _ := recycleFile(t)
+	mem := NewRecyclingAllocator()
 	// read reads the file, releases the table and returns the bytes it
 	// allocated and the bytes of the table's buffers.
 	read := func() (allocated, decoded uint64) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Parallelism: 1})
+		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Parallelism: 1, Allocator: mem})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,8 +46,8 @@ func (p *poisonAllocator) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
-// Free fills b with fill, as the reader's default allocator may hand b
-// out again and have it overwritten: an array that still held b after
+// Free fills b with fill, as a recycling allocator (NewRecyclingAllocator)
+// may hand b out again and have it overwritten: an array that still held b after
 // its last reference was released would show the fill.
 func (p *poisonAllocator) Free(b []byte) {
 	for i := range b {

@@ -14,9 +14,11 @@ import (
 )
 
 // TestQuiverReadsValues checks that quiver's reader, as the benchmarks run
-// it, returns every value of every small file (so it is never timed doing
-// less than the others): each column equals the generated one. The nested
-// table may be reported unsupported until quiver reads nested columns.
+// it (serially and in parallel with the default allocator, serially with
+// the recycling one), returns every value of every small file (so it is
+// never timed doing less than the others): each column equals the
+// generated one. The nested table may be reported unsupported until
+// quiver reads nested columns.
 func TestQuiverReadsValues(t *testing.T) {
 	t.Setenv(datasets.SizeEnv, string(datasets.Small))
 	for _, d := range datasets.All() {
@@ -27,18 +29,22 @@ func TestQuiverReadsValues(t *testing.T) {
 		}
 		set := files(t, d)
 		for _, c := range pqfiles.Configs(d) {
-			for _, parallelism := range []int{1, 0} {
-				got, err := quiverTable(set.Path(c), parallelism)
+			for _, run := range []struct {
+				parallelism int
+				mem         memory.Allocator
+			}{{1, nil}, {0, nil}, {1, recycling}} {
+				parallelism := run.parallelism
+				got, err := quiverTable(set.Path(c), parallelism, run.mem)
 				if d == datasets.Nested && errors.Is(err, arrowio.ErrUnsupported) {
 					t.Logf("%s/%s: %v", d.Name, c.Name, err)
 					continue
 				}
 				if err != nil {
-					t.Fatalf("%s/%s parallelism %d: %v", d.Name, c.Name, parallelism, err)
+					t.Fatalf("%s/%s parallelism %d, allocator %T: %v", d.Name, c.Name, parallelism, run.mem, err)
 				}
 				for i := range int(want.NumCols()) {
 					if !array.ChunkedEqual(got.Column(i).Data(), want.Column(i).Data()) {
-						t.Errorf("%s/%s parallelism %d: column %s differs from the generated one", d.Name, c.Name, parallelism, want.Schema().Field(i).Name)
+						t.Errorf("%s/%s parallelism %d, allocator %T: column %s differs from the generated one", d.Name, c.Name, parallelism, run.mem, want.Schema().Field(i).Name)
 					}
 				}
 				got.Release()
@@ -48,9 +54,10 @@ func TestQuiverReadsValues(t *testing.T) {
 	}
 }
 
-// quiverTable reads the file at path with arrowio as readQuiver does.
-func quiverTable(path string, parallelism int) (arrow.Table, error) {
-	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{BatchSize: 65536, Parallelism: parallelism})
+// quiverTable reads the file at path with arrowio as readQuiver does, with
+// memory from mem (nil for the default allocator).
+func quiverTable(path string, parallelism int, mem memory.Allocator) (arrow.Table, error) {
+	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{BatchSize: 65536, Parallelism: parallelism, Allocator: mem})
 	if err != nil {
 		return nil, err
 	}

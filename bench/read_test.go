@@ -30,9 +30,10 @@ func BenchmarkRead(b *testing.B) {
 
 // BenchmarkReadCold reads whole files with quiver and pqarrow, each read
 // after two garbage collections outside the timer. Those empty the
-// sync.Pools in which quiver's default allocator keeps released buffers,
-// so that every read allocates as the first of a process does, where
-// BenchmarkRead's later reads take the buffers of the ones before.
+// sync.Pools in which quiver keeps its scratch buffers, so that every
+// read allocates as the first of a process does, where BenchmarkRead's
+// later reads take the scratch of the ones before (and, for
+// quiver-recycling, the released buffers of their arrays).
 // alloc/decoded is the bytes allocated per read over the decoded Arrow
 // bytes, the figure the reader's allocation goal is judged on.
 func BenchmarkReadCold(b *testing.B) {

@@ -36,10 +36,12 @@ type reader struct {
 }
 
 var readers = []reader{
-	{name: "quiver", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1, false) }},
-	{name: "quiver-mmap", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 1, true) }},
-	{name: "quiver-parallel", read: func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, 0, false) }},
-	{name: "quiver-stream", read: readQuiverStream},
+	{name: "quiver", read: quiverReader(arrowio.ReadOptions{Parallelism: 1})},
+	{name: "quiver-recycling", read: quiverReader(arrowio.ReadOptions{Parallelism: 1, Allocator: recycling})},
+	{name: "quiver-mmap", read: quiverReader(arrowio.ReadOptions{Parallelism: 1, MemoryMap: true})},
+	{name: "quiver-parallel", read: quiverReader(arrowio.ReadOptions{})},
+	{name: "quiver-stream", read: quiverStreamReader(nil)},
+	{name: "quiver-stream-recycling", read: quiverStreamReader(recycling)},
 	{name: "pqarrow", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false, false) }},
 	{name: "pqarrow-mmap", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, false, true) }},
 	{name: "pqarrow-parallel", read: func(path, col string, rg int) (int64, error) { return readPqarrow(path, col, rg, true, false) }},
@@ -49,9 +51,16 @@ var readers = []reader{
 	{name: "floor", read: readFloor, whole: true},
 }
 
-// openQuiver opens path with quiver's arrowio reader, BatchSize 65536,
-// the default allocator and opts, selecting column col unless it is
-// allColumns.
+// recycling is the opt-in allocator of the quiver readers named
+// -recycling (arrowio.NewRecyclingAllocator), one for all their reads as
+// in a program that reads file after file: each read takes the buffers of
+// the tables and batches released before it, where the default allocator
+// leaves them to the garbage collector.
+var recycling = arrowio.NewRecyclingAllocator()
+
+// openQuiver opens path with quiver's arrowio reader, BatchSize 65536 and
+// opts (the default allocator unless opts name one), selecting column col
+// unless it is allColumns.
 func openQuiver(path, col string, opts arrowio.ReadOptions) (*arrowio.Reader, error) {
 	opts.BatchSize = 65536
 	if col != allColumns {
@@ -60,12 +69,17 @@ func openQuiver(path, col string, opts arrowio.ReadOptions) (*arrowio.Reader, er
 	return arrowio.OpenFile(path, opts)
 }
 
-// readQuiver reads the selection into Arrow with quiver's arrowio reader
-// (openQuiver): ReadTable, or ReadRowGroup for one row group; parallelism
-// 1 reads on the calling goroutine, 0 uses GOMAXPROCS; mmap sets
-// ReadOptions.MemoryMap.
-func readQuiver(path, col string, rg, parallelism int, mmap bool) (int64, error) {
-	r, err := openQuiver(path, col, arrowio.ReadOptions{Parallelism: parallelism, MemoryMap: mmap})
+// quiverReader returns the read of a reader that reads the selection into
+// Arrow with quiver's arrowio reader (openQuiver with opts): ReadTable,
+// or ReadRowGroup for one row group, the result released before it
+// returns.
+func quiverReader(opts arrowio.ReadOptions) func(path, col string, rg int) (int64, error) {
+	return func(path, col string, rg int) (int64, error) { return readQuiver(path, col, rg, opts) }
+}
+
+// readQuiver is quiverReader's read.
+func readQuiver(path, col string, rg int, opts arrowio.ReadOptions) (int64, error) {
+	r, err := openQuiver(path, col, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -86,12 +100,18 @@ func readQuiver(path, col string, rg, parallelism int, mmap bool) (int64, error)
 	return tbl.NumRows(), nil
 }
 
-// readQuiverStream streams the selection through quiver's RecordReader
-// (openQuiver, one goroutine), releasing each batch before the next, as a
-// query engine consuming batches does: the like of parquet-go's columnar
-// path, which reads values into reused buffers.
-func readQuiverStream(path, col string, rg int) (int64, error) {
-	opts := arrowio.ReadOptions{Parallelism: 1}
+// quiverStreamReader returns the read of a reader that streams the
+// selection through quiver's RecordReader (openQuiver, one goroutine,
+// memory from mem, nil for the default allocator), releasing each batch
+// before the next, as a query engine consuming batches does: the like of
+// parquet-go's columnar path, which reads values into reused buffers.
+func quiverStreamReader(mem memory.Allocator) func(path, col string, rg int) (int64, error) {
+	return func(path, col string, rg int) (int64, error) { return readQuiverStream(path, col, rg, mem) }
+}
+
+// readQuiverStream is quiverStreamReader's read.
+func readQuiverStream(path, col string, rg int, mem memory.Allocator) (int64, error) {
+	opts := arrowio.ReadOptions{Parallelism: 1, Allocator: mem}
 	if rg != all {
 		opts.RowGroups = []int{rg}
 	}

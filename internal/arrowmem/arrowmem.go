@@ -1,10 +1,13 @@
-// Package arrowmem holds the reader's default allocator, Recycling, and
-// wraps the arrow-go array constructors the reader calls so that they work
-// on memory no one zeroed. arrow-go's constructors count on allocators
-// that hand out zeroed memory (its Go and C allocators both do):
-// MakeArrayOfNull writes nothing, and Concatenate leaves the bits past a
-// bitmap's length as it found them. quiver's decoders write every byte
-// they return themselves; the wrappers give arrow-go cleared memory.
+// Package arrowmem holds the reader's allocators, Unzeroed (its default,
+// which leaves released memory to the garbage collector) and Recycling
+// (which hands it out again: the opt-in of arrowio.NewRecyclingAllocator,
+// and the pool of the reader's scratch buffers), and wraps the arrow-go
+// array constructors the reader calls so that they work on memory no one
+// zeroed. arrow-go's constructors count on allocators that hand out zeroed
+// memory (its Go and C allocators both do): MakeArrayOfNull writes
+// nothing, and Concatenate leaves the bits past a bitmap's length as it
+// found them. quiver's decoders write every byte they return themselves;
+// the wrappers give arrow-go cleared memory.
 package arrowmem
 
 import (

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"golang.org/x/sys/unix"
 )
 
@@ -57,16 +58,17 @@ func TestPrefaultMapsNewBuffers(t *testing.T) {
 	if !populates(t) {
 		t.Skip("MADV_POPULATE_WRITE maps nothing here (Linux before 5.14, or an emulator that ignores the advice)")
 	}
-	var r Recycling
-	for _, size := range []int{prefaultMin, 8<<20 + 12345} {
-		debug.FreeOSMemory()
-		b := r.Allocate(size)
-		if _, n := pagesOf(b); resident(t, b) != n {
-			t.Errorf("Allocate(%d): %d of %d pages mapped, want all", size, resident(t, b), n)
+	for _, a := range []memory.Allocator{new(Recycling), Unzeroed{}} {
+		for _, size := range []int{prefaultMin, 8<<20 + 12345} {
+			debug.FreeOSMemory()
+			b := a.Allocate(size)
+			if _, n := pagesOf(b); resident(t, b) != n {
+				t.Errorf("%T.Allocate(%d): %d of %d pages mapped, want all", a, size, resident(t, b), n)
+			}
 		}
 	}
 
-	b := r.Allocate(4 << 20)
+	b := Unzeroed{}.Allocate(4 << 20)
 	for i := range b {
 		b[i] = byte(i * 7)
 	}

@@ -17,40 +17,39 @@ const (
 	numClasses = (maxShift - minShift) << classBits
 )
 
-// Recycling is the reader's default memory.Allocator. Its memory comes
-// from the Go heap and, unlike arrow-go's GoAllocator, is not cleared
-// before it is handed out: a buffer the reader decodes into is written
-// whole anyway, and clearing it first is a second pass over every output
-// byte (a tenth of the time of an uncompressed read).
+// Recycling is a memory.Allocator that allocates as [Unzeroed] does and
+// keeps the buffers it is given back for later allocations: the opt-in
+// recycling allocator of quiver's reader (arrowio.NewRecyclingAllocator)
+// and the pool of the reader's own scratch buffers.
 //
 // Buffers of more than 512 bytes are rounded up to a size class and, once
 // freed (arrow-go frees a buffer when the last reference to it is
-// released), kept for the next allocation of their class. Memory the Go
-// heap hands out for the first time, or gets back from the operating
-// system, costs a page fault per 4 KiB when it is first written (a fifth
-// of the time of an uncompressed read); a buffer the caller released is
-// handed out again with its pages in place and often still in cache. New
-// buffers of 1 MiB or more have their pages mapped in one call, with huge
-// pages where the system allows them (prefault), which on Linux made
-// first writes to new memory up to 50 times faster on a virtual machine. The
-// buffers kept are held in sync.Pools, so the garbage collector drops
-// those that no allocation took within two collections. Buffers that are
-// never released are garbage collected as with any Go allocator.
+// released), kept for the next allocation of their class, which gets them
+// back with whatever they last held. A buffer handed out again has its
+// pages in place and often still in cache, where memory new to the Go
+// heap, or taken back from the operating system, costs a page fault per
+// 4 KiB when first written (a fifth of the time of an uncompressed read;
+// Unzeroed maps new buffers of 1 MiB or more in one call, which makes
+// that cheaper but not free). The buffers kept are held in sync.Pools, so
+// the garbage collector drops those that no allocation took within two
+// collections. Buffers that are never freed are garbage collected as with
+// any Go allocator.
 //
-// Only code that writes every byte of every buffer it returns may use it:
-// the arrays quiver's reader builds do (reader_written_test.go checks this
-// for every corpus file and random table, and that no array holds a buffer
-// already freed), and arrow-go's constructors are reached through this
-// package's wrappers, which clear what they leave.
+// The hazard it accepts: memory is handed out again as soon as it is
+// freed, whether or not Go code can still reach it. An arrow-go array, or
+// a Go slice of its values (Int64Values, ValueBytes, Buffers), used after
+// the array's last Release reads, and its writes corrupt, whatever a later
+// allocation put there, silently. Only code that never does that may
+// allocate from it, and only code that writes every byte of every buffer
+// it returns: the arrays quiver's reader builds do (reader_written_test.go
+// checks this for every corpus file and random table, and that no array
+// holds a buffer already freed), and arrow-go's constructors are reached
+// through this package's wrappers, which clear what they leave.
 //
 // The zero value is ready to use and safe for concurrent use.
 type Recycling struct {
 	pools [numClasses]sync.Pool
 }
-
-// Default is the Recycling allocator readers share when their options name
-// none, so that one reader's released buffers serve the next.
-var Default = new(Recycling)
 
 // class returns the index and size of the class of buffers of size bytes,
 // or ok false for sizes that are not kept.
@@ -74,9 +73,7 @@ func (r *Recycling) Allocate(size int) []byte {
 	if p, _ := r.pools[index].Get().(unsafe.Pointer); p != nil {
 		return unsafe.Slice((*byte)(p), classSize)[:size]
 	}
-	b := alignedNoZero(size, classSize)
-	prefault(b)
-	return b
+	return newBuffer(size, classSize)
 }
 
 // Reallocate returns size bytes that start with b's, reusing b when it
