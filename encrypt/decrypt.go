@@ -17,6 +17,10 @@ type FileDecryptor struct {
 	// chunks[rowGroup][column] is the chunk's key, nil for plaintext
 	// chunks, or the error that stands in for a key that is missing.
 	chunks [][]chunkKey
+	// prefixSupplied records that the AAD prefix came from the caller, not
+	// the file, so that a footer that does not authenticate can say the
+	// prefix may be wrong.
+	prefixSupplied bool
 	// aadErr, when set, says the file AAD is unknown (an AAD prefix the
 	// file does not store was not supplied): no module can be opened.
 	aadErr error
@@ -77,7 +81,7 @@ func OpenFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer, *FileDec
 			return nil, nil, fmt.Errorf("footer key: %w", err)
 		}
 		if err := fd.verifySignature(fk, t.Meta[:n], t.Meta[n:]); err != nil {
-			return nil, nil, fmt.Errorf("plaintext footer at offset %d: %w", t.MetaOffset, err)
+			return nil, nil, fmt.Errorf("plaintext footer at offset %d: %w%s", t.MetaOffset, err, fd.footerHint())
 		}
 	}
 	fd.resolveChunks(ft, cfg, fk, err)
@@ -114,7 +118,7 @@ func openEncryptedFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer,
 	aad, _ := ModuleAAD(nil, fd.fileAAD, ModuleFooter, 0, 0, 0)
 	plain, _, err := fk.openGCM(t.Meta[n:], aad)
 	if err != nil {
-		return nil, nil, fmt.Errorf("encrypted footer module at offset %d: %w", t.MetaOffset+int64(n), err)
+		return nil, nil, fmt.Errorf("encrypted footer module at offset %d: %w%s", t.MetaOffset+int64(n), err, fd.footerHint())
 	}
 	fm := new(footer.FileMetaData)
 	if _, err := footer.Unmarshal(plain, fm); err != nil {
@@ -151,14 +155,30 @@ func newFileDecryptor(ea *footer.EncryptionAlgorithm, cfg *DecryptionConfig) (*F
 	switch {
 	case stored != nil && given != nil && !bytes.Equal(stored, given):
 		return nil, fmt.Errorf("%w: the AAD prefix given (%q) differs from the one the file stores (%q)", ErrAuthentication, given, stored)
+	case stored == nil && given != nil && !supply:
+		// As Arrow C++ does: a file that neither stores a prefix nor asks
+		// for one was encrypted without one, and a given prefix would only
+		// make every module fail to authenticate.
+		return nil, fmt.Errorf("%w: an AAD prefix was supplied (DecryptionConfig.AADPrefix) but the file does not use one: it stores none and does not ask for one (supply_aad_prefix)", ErrConfig)
 	case stored == nil && given != nil:
 		prefix = given
+		fd.prefixSupplied = true
 	case stored == nil && supply:
 		fd.aadErr = missing("the file's AAD prefix is not stored in it and DecryptionConfig.AADPrefix does not supply it")
 		return &fd, nil
 	}
 	fd.fileAAD = append(append(make([]byte, 0, len(prefix)+len(unique)), prefix...), unique...)
 	return &fd, nil
+}
+
+// footerHint returns what to check when the footer does not authenticate
+// under the footer key: the key itself, and the AAD prefix when the caller
+// supplied it.
+func (fd *FileDecryptor) footerHint() string {
+	if fd.prefixSupplied {
+		return " (a wrong footer key, or a wrong AAD prefix supplied in DecryptionConfig.AADPrefix)"
+	}
+	return " (a wrong footer key, or a modified file)"
 }
 
 // verifySignature checks a plaintext footer's signature: the GCM tag of
