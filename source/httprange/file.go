@@ -280,7 +280,8 @@ func (f *File) read(ctx context.Context, p []byte, off int64) error {
 func (f *File) get(ctx context.Context, rng string, p []byte, off int64) (n, status int, after time.Duration, err error, retry bool) {
 	resp, stalled, done, err := f.send(ctx, rng)
 	if err != nil {
-		return 0, 0, 0, err, retriable(ctx, stalled, err)
+		err, retry = stallErr(ctx, stalled, f.stall, err)
+		return 0, 0, 0, err, retry
 	}
 	defer done()
 	switch resp.StatusCode {
@@ -320,7 +321,8 @@ func (f *File) get(ctx context.Context, rng string, p []byte, off int64) (n, sta
 		} else {
 			err = fmt.Errorf("after %d of %d bytes: %w", n, len(p), err)
 		}
-		return n, resp.StatusCode, 0, err, retriable(ctx, stalled, err)
+		err, retry = stallErr(ctx, stalled, f.stall, err)
+		return n, resp.StatusCode, 0, err, retry
 	}
 	return n, resp.StatusCode, 0, nil, false
 }

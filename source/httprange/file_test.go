@@ -228,6 +228,27 @@ func TestRetriesRunOut(t *testing.T) {
 	}
 }
 
+// TestStallRunsOut: a server that stops sending fails the read once the
+// retries are spent, with an error that says it stalled and is not taken
+// for the caller's cancellation.
+func TestStallRunsOut(t *testing.T) {
+	data := testData(100 << 10)
+	s := newTestServer(t, data, `"v1"`)
+	opts := fastOpts()
+	opts.Retries = 1
+	opts.StallTimeout = 100 * time.Millisecond
+	f, err := Open(context.Background(), s.URL+"/obj", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s.queue(hanging, stalled(data, `"v1"`))
+	_, err = f.ReadAt(make([]byte, 5000), 0)
+	if err == nil || !strings.Contains(err.Error(), "stalled") || errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want a stall that is not context.Canceled", err)
+	}
+}
+
 func TestShortBodyErrorNamesRange(t *testing.T) {
 	data := testData(100 << 10)
 	s := newTestServer(t, data, `"v1"`)

@@ -44,7 +44,8 @@ func (f *File) probe(ctx context.Context, n int) (etag string, err error) {
 func (f *File) probeSuffix(ctx context.Context, rng string, n int) (status int, after time.Duration, etag string, err error, retry bool) {
 	resp, stalled, done, err := f.send(ctx, rng)
 	if err != nil {
-		return 0, 0, "", err, retriable(ctx, stalled, err)
+		err, retry = stallErr(ctx, stalled, f.stall, err)
+		return 0, 0, "", err, retry
 	}
 	defer done()
 	etag = resp.Header.Get("ETag")
@@ -73,7 +74,8 @@ func (f *File) probeSuffix(ctx context.Context, rng string, n int) (status int, 
 		got, err := io.ReadFull(resp.Body, buf)
 		f.bytesRead.Add(int64(got))
 		if err != nil {
-			return resp.StatusCode, 0, "", fmt.Errorf("server sent %d of %d bytes: %w", got, want, shortErr(err)), retriable(ctx, stalled, err)
+			err, retry = stallErr(ctx, stalled, f.stall, fmt.Errorf("server sent %d of %d bytes: %w", got, want, shortErr(err)))
+			return resp.StatusCode, 0, "", err, retry
 		}
 		f.size, f.tail, f.tailOff = size, buf, first
 		return resp.StatusCode, 0, etag, nil, false
@@ -90,9 +92,11 @@ func (f *File) probeSuffix(ctx context.Context, rng string, n int) (status int, 
 		case err == nil:
 			return resp.StatusCode, 0, "", errSuffixIgnored, false // more than n bytes
 		case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
-			return resp.StatusCode, 0, "", fmt.Errorf("after %d bytes: %w", got, err), retriable(ctx, stalled, err)
+			err, retry = stallErr(ctx, stalled, f.stall, fmt.Errorf("after %d bytes: %w", got, err))
+			return resp.StatusCode, 0, "", err, retry
 		case resp.ContentLength >= 0 && int64(got) != resp.ContentLength:
-			return resp.StatusCode, 0, "", fmt.Errorf("server sent %d of %d bytes: %w", got, resp.ContentLength, io.ErrUnexpectedEOF), retriable(ctx, stalled, err)
+			err, retry = stallErr(ctx, stalled, f.stall, fmt.Errorf("server sent %d of %d bytes: %w", got, resp.ContentLength, io.ErrUnexpectedEOF))
+			return resp.StatusCode, 0, "", err, retry
 		}
 		f.size, f.tail, f.tailOff = int64(got), buf[:got:got], 0
 		return resp.StatusCode, 0, etag, nil, false
@@ -112,7 +116,8 @@ func (f *File) probeSuffix(ctx context.Context, rng string, n int) (status int, 
 func (f *File) probeFirst(ctx context.Context, rng string) (status int, after time.Duration, etag string, err error, retry bool) {
 	resp, stalled, done, err := f.send(ctx, rng)
 	if err != nil {
-		return 0, 0, "", err, retriable(ctx, stalled, err)
+		err, retry = stallErr(ctx, stalled, f.stall, err)
+		return 0, 0, "", err, retry
 	}
 	defer done()
 	switch resp.StatusCode {

@@ -107,17 +107,23 @@ func retryAfter(resp *http.Response) time.Duration {
 	return time.Duration(n) * time.Second
 }
 
-// retriable reports whether a transport error is worth another attempt:
-// anything but the caller's cancellation and errors that will not go away
-// (certificates, unknown hosts). A stalled request is retried even though
-// its own context was cancelled.
-func retriable(ctx context.Context, stalled func() bool, err error) bool {
+// stallErr names err as a stall when the stall timer ended the attempt,
+// and reports whether it is worth another attempt: a stall always is, while
+// ctx lives; other transport errors as retriable says.
+func stallErr(ctx context.Context, stalled func() bool, d time.Duration, err error) (error, bool) {
 	if ctx.Err() != nil {
-		return false
+		return err, false
 	}
-	if stalled != nil && stalled() {
-		return true
+	if stalled() {
+		return fmt.Errorf("stalled: nothing received for %v (%v)", d, err), true
 	}
+	return err, retriable(err)
+}
+
+// retriable reports whether a transport error is worth another attempt:
+// anything but errors that will not go away (certificates, unknown
+// hosts).
+func retriable(err error) bool {
 	var (
 		unknownAuth x509.UnknownAuthorityError
 		hostErr     x509.HostnameError
