@@ -172,7 +172,7 @@ func TestRetries(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := newTestServer(t, data, `"v1"`)
 			opts := fastOpts()
-			opts.StallTimeout = 200 * time.Millisecond
+			opts.StallTimeout = 500 * time.Millisecond
 			// The faults hit Open's probe first, then a read.
 			s.queue(c.faults(s)...)
 			f, err := Open(context.Background(), s.URL+"/obj", opts)
