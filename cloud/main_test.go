@@ -37,13 +37,20 @@ func TestMain(m *testing.M) {
 
 // s3Bucket returns the URL of a new bucket on the shared SeaweedFS server
 // (its query gives endpoint, region and path-style addressing), starting
-// the server the first time. It skips when the weed binary is not built.
+// the server the first time. It skips when the weed binary is not built,
+// and fails then when QUIVER_REQUIRE_WEED is set.
 func s3Bucket(t *testing.T, name string) string {
 	t.Helper()
 	weedOnce.Do(func() {
 		bin, err := weedtest.Binary()
 		if err != nil {
-			weedSkip = err.Error()
+			if os.Getenv("QUIVER_REQUIRE_WEED") != "" {
+				// CI sets this after building the binary, so a lost
+				// binary fails instead of skipping quietly.
+				weedErr = fmt.Errorf("QUIVER_REQUIRE_WEED is set: %w", err)
+			} else {
+				weedSkip = err.Error()
+			}
 			return
 		}
 		// The SDK's credential chain finds these first, and never asks

@@ -34,6 +34,9 @@ const (
 // to build it.
 func Binary() (string, error) {
 	if p := os.Getenv(EnvBinary); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("SeaweedFS binary %s=%s: %w", EnvBinary, p, err)
+		}
 		return p, nil
 	}
 	home, err := os.UserHomeDir()
