@@ -1,0 +1,121 @@
+package httprange_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/source/httprange"
+)
+
+// TestCorpusOverHTTP reads every file of the parquet-testing corpus that
+// arrowio reads locally through arrowio.Open over a File served by a Go
+// HTTP server on 127.0.0.1, at Parallelism 1 and 2, and checks the tables
+// are equal.
+func TestCorpusOverHTTP(t *testing.T) {
+	root := corpus.Dir(t)
+	files := corpus.Files(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, err := os.Open(filepath.Join(root, filepath.FromSlash(r.URL.Path)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil || st.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("ETag", fmt.Sprintf(`"%x-%x"`, st.Size(), st.ModTime().UnixNano()))
+		http.ServeContent(w, r, "", st.ModTime(), f)
+	}))
+	defer srv.Close()
+
+	if testing.Short() {
+		// Every eighth file: enough kinds of file for -short runs (under
+		// qemu the whole corpus takes minutes).
+		var some []string
+		for i := 0; i < len(files); i += 8 {
+			some = append(some, files[i])
+		}
+		files = some
+	}
+	read, skipped := 0, 0
+	for _, rel := range files {
+		local, err := localTable(filepath.Join(root, rel))
+		if err != nil {
+			skipped++ // encrypted without keys, huge, or refused locally too
+			continue
+		}
+		t.Run(rel, func(t *testing.T) {
+			defer local.Release()
+			for _, par := range []int{1, 2} {
+				f, err := httprange.Open(context.Background(), srv.URL+"/"+filepath.ToSlash(rel), httprange.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				remote, err := readTable(func() (*arrowio.Reader, error) {
+					return arrowio.Open(f, f.Size(), arrowio.ReadOptions{Parallelism: par})
+				})
+				f.Close()
+				if err != nil {
+					t.Fatalf("Parallelism %d: %v", par, err)
+				}
+				// Equal values, NaN equal to NaN, no float tolerance.
+				if !array.TableApproxEqual(local, remote, array.WithNaNsEqual(true), array.WithAbsTolerance(0)) {
+					t.Errorf("Parallelism %d: the table read over HTTP differs from the local read", par)
+				}
+				remote.Release()
+				if par == 1 && testing.Verbose() {
+					t.Logf("%d bytes: %+v", f.Size(), f.Stats())
+				}
+			}
+		})
+		read++
+	}
+	if read == 0 {
+		t.Fatalf("no corpus file read locally (%d skipped)", skipped)
+	}
+	t.Logf("%d files compared, %d skipped (encrypted, over 64 MiB decoded, or not read locally)", read, skipped)
+}
+
+func readTable(open func() (*arrowio.Reader, error)) (arrow.Table, error) {
+	rd, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return rd.ReadTable(context.Background())
+}
+
+// localTable reads the file at path, unless its row groups total more
+// than 64 MiB decoded: the corpus holds a small file that decodes to
+// gigabytes (large_string_map.brotli.parquet), which is arrowio's tests'
+// business and would take most of this test's time.
+func localTable(path string) (arrow.Table, error) {
+	return readTable(func() (*arrowio.Reader, error) {
+		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{})
+		if err != nil {
+			return nil, err
+		}
+		var total int64
+		for _, rg := range rd.Metadata().RowGroups {
+			total += rg.TotalByteSize
+		}
+		if total > 64<<20 {
+			rd.Close()
+			return nil, fmt.Errorf("%s: %d bytes decoded", path, total)
+		}
+		return rd, nil
+	})
+}
