@@ -6,14 +6,14 @@ FUZZTIME    ?= 10s
 QEMU        ?= qemu-aarch64-static
 PKGS        := ./...
 
-.PHONY: test deps vet fixtures unit purego arm64 fuzz bench bench-short generate pq
+.PHONY: test deps vet fixtures unit purego arm64 fuzz bench bench-short generate pq cloud
 
 ## test: everything CI checks; fails if any part fails.
-test: deps vet fixtures generate unit purego arm64 fuzz bench-short
+test: deps vet fixtures generate unit purego arm64 fuzz bench-short cloud
 
 ## deps: install what the tests need and the machine lacks (qemu-user-static,
-## node/npm and DuckDB, the Go modules); quick when all is there. See
-## scripts/deps.sh.
+## node/npm and DuckDB, the Go modules, the SeaweedFS S3 server); quick when
+## all is there. See scripts/deps.sh.
 deps:
 	GO=$(GO) QEMU=$(QEMU) ./scripts/deps.sh
 
@@ -71,3 +71,10 @@ bench-short:
 ## pq: build the command-line tool into ./pq.
 pq:
 	$(GO) build -o pq ./cmd/pq
+
+## cloud: the object-store module (own go.mod): vet, then its tests, whose
+## S3 tests start SeaweedFS (built by deps) on loopback and fail, rather
+## than skip, when it is missing.
+cloud:
+	cd cloud && $(GO) vet ./...
+	cd cloud && QUIVER_REQUIRE_WEED=1 $(GO) test -count=1 ./...

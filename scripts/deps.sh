@@ -82,11 +82,21 @@ step_duckdb() {
 step_modules() {
 	command -v "$GO" >/dev/null || fail "modules: $GO is not on PATH (install Go from go.dev/dl)"
 	"$GO" mod download || fail "modules: go mod download failed"
-	(cd bench && "$GO" mod download) || fail "modules: go mod download in bench/ failed"
+	local m
+	for m in bench cloud; do
+		(cd "$m" && "$GO" mod download) || fail "modules: go mod download in $m/ failed"
+	done
 	say "modules: $("$GO" version)"
 }
 
-steps=(qemu duckdb modules)
+# SeaweedFS is the S3-compatible server the cloud/ tests start on
+# loopback. It is built from its Go module once per machine into
+# $HOME/.cache/quiver/weed (5 to 16 minutes the first time, nothing after).
+step_seaweedfs() {
+	GO=$GO ./scripts/seaweedfs.sh build || fail "seaweedfs: scripts/seaweedfs.sh build failed"
+}
+
+steps=(qemu duckdb modules seaweedfs)
 for s in "${@:-${steps[@]}}"; do
 	declare -F "step_$s" >/dev/null || fail "no step $s (steps: ${steps[*]})"
 	"step_$s"

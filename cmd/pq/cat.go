@@ -56,7 +56,7 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	if *n >= 0 && *n < arrowio.DefaultBatchSize {
 		opts.BatchSize = max(*n, 1)
 	}
-	rd, err := arrowio.OpenFile(file, opts)
+	rd, err := openReader(file, opts)
 	if err != nil {
 		return err
 	}

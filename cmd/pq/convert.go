@@ -161,7 +161,7 @@ type source struct {
 // not nil), reporting progress to bar.
 func openSource(format, path string, decryption *encrypt.DecryptionConfig, bar *progress) (*source, error) {
 	if format == "parquet" {
-		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Decryption: decryption})
+		rd, err := openReader(path, arrowio.ReadOptions{Decryption: decryption})
 		if err != nil {
 			return nil, err
 		}

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/source/httprange"
 )
 
 // newFlags returns a flag set for subcommand name whose errors go to
@@ -46,16 +52,12 @@ func readFooter(path string, keys *keyFlags) (*footer.Footer, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, size, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	tail, err := footer.ReadTail(f, st.Size())
+	tail, err := footer.ReadTail(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -64,4 +66,75 @@ func readFooter(path string, keys *keyFlags) (*footer.Footer, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return ft, nil
+}
+
+// isURL reports whether name is an http(s) URL rather than a local path.
+func isURL(name string) bool {
+	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
+}
+
+// input is what pq reads a Parquet file from: a local file, or an
+// http(s) URL read by ranged GETs.
+type input interface {
+	io.ReaderAt
+	io.Closer
+}
+
+// openInput opens name, a local path or an http(s) URL, and returns its
+// size.
+func openInput(name string) (input, int64, error) {
+	if isURL(name) {
+		f, err := httprange.Open(context.Background(), name, httprange.Options{})
+		if err != nil {
+			return nil, 0, err
+		}
+		return f, f.Size(), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
+}
+
+// reader is an arrowio.Reader whose Close also closes what openReader
+// opened for it.
+type reader struct {
+	*arrowio.Reader
+	input io.Closer // nil when arrowio.OpenFile owns the file
+}
+
+func (r *reader) Close() error {
+	err := r.Reader.Close()
+	if r.input != nil {
+		err = errors.Join(err, r.input.Close())
+	}
+	return err
+}
+
+// openReader is arrowio.OpenFile for a local path, and arrowio.Open over
+// ranged GETs for an http(s) URL.
+func openReader(name string, opts arrowio.ReadOptions) (*reader, error) {
+	if !isURL(name) {
+		rd, err := arrowio.OpenFile(name, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &reader{Reader: rd}, nil
+	}
+	f, size, err := openInput(name)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := arrowio.Open(f, size, opts)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	return &reader{Reader: rd, input: f}, nil
 }

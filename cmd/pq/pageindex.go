@@ -77,12 +77,12 @@ func runPageIndex(args []string, out io.Writer) error {
 // openLeaves opens path, decrypting with the key flags' configuration,
 // and returns its reader with the leaf named column, or every leaf when
 // column is "".
-func openLeaves(path string, keys *keyFlags, column string) (*arrowio.Reader, []*footer.Node, error) {
+func openLeaves(path string, keys *keyFlags, column string) (*reader, []*footer.Node, error) {
 	cfg, err := keys.config()
 	if err != nil {
 		return nil, nil, err
 	}
-	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Decryption: cfg})
+	rd, err := openReader(path, arrowio.ReadOptions{Decryption: cfg})
 	if err != nil {
 		return nil, nil, err
 	}
