@@ -85,13 +85,13 @@ func TestChunkStats(t *testing.T) {
 	schema := testSchema(t)
 	i, s := schema.LeafByPath("i"), schema.LeafByPath("s")
 	legacy := &footer.ColumnMetaData{NumValues: 10, Statistics: &footer.Statistics{Min: le64(1), Max: le64(4), NullCount: footer.Some(int64(10))}}
-	if st := ChunkStats(legacy, i); st.Min == nil || !st.AllNull {
+	if st := ChunkStats(legacy, i, Writer{}); st.Min == nil || !st.AllNull {
 		t.Errorf("legacy int64 bounds: %+v", st)
 	}
-	if st := ChunkStats(&footer.ColumnMetaData{Statistics: &footer.Statistics{Min: []byte("a"), Max: []byte("b")}}, s); st.Min != nil {
+	if st := ChunkStats(&footer.ColumnMetaData{Statistics: &footer.Statistics{Min: []byte("a"), Max: []byte("b")}}, s, Writer{}); st.Min != nil {
 		t.Errorf("legacy string bounds used: %+v", st)
 	}
-	if st := ChunkStats(&footer.ColumnMetaData{NumValues: 3}, s); st.HasNullCount || st.Min != nil {
+	if st := ChunkStats(&footer.ColumnMetaData{NumValues: 3}, s, Writer{}); st.HasNullCount || st.Min != nil {
 		t.Errorf("no statistics: %+v", st)
 	}
 }

@@ -1,6 +1,7 @@
 package pageindex
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -23,33 +24,56 @@ func usesBloom(nd *node, col int) bool {
 	return false
 }
 
-// ChunkStats returns the statistics of a column chunk as Stats. Bounds
-// come from min_value and max_value, or from the deprecated min and max
-// when those are absent and the column's values are integers (DECIMALs
-// stored in INT32 or INT64 included), FLOATs or DOUBLEs, which order as
-// the signed numbers the deprecated fields were written in. Whether the
-// bounds are used at all is the bound predicate's choice (by the column's
-// order).
-func ChunkStats(md *footer.ColumnMetaData, leaf *footer.Node) Stats {
+// ChunkStats returns the statistics of a column chunk as Stats, leaving
+// out what the file's writer w is known to have got wrong (see [Writer])
+// and null counts that cannot be right (negative, or more than the chunk's
+// values). Bounds come from min_value and max_value, or from the
+// deprecated min and max when those are absent and the column's values are
+// integers (DECIMALs stored in INT32 or INT64 included), FLOATs or
+// DOUBLEs, which order as the signed numbers the deprecated fields were
+// written in. Whether the bounds are used at all is the bound predicate's
+// choice (by the column's order).
+func ChunkStats(md *footer.ColumnMetaData, leaf *footer.Node, w Writer) Stats {
 	st := Stats{Values: md.NumValues}
 	s := md.Statistics
 	if s == nil {
 		return st
 	}
-	st.NullCount, st.HasNullCount = s.NullCount.Get()
+	if n, ok := s.NullCount.Get(); ok && n >= 0 && n <= md.NumValues && w.trustsNullCount(dictionaryEncoded(md)) {
+		st.NullCount, st.HasNullCount = n, true
+	}
+	signed := signedBounds(leaf)
 	switch {
 	case s.MinValue != nil && s.MaxValue != nil:
 		st.Min, st.Max = s.MinValue, s.MaxValue
-	case s.Min != nil && s.Max != nil && legacyBoundsUsable(leaf):
+	case s.Min != nil && s.Max != nil && signed:
 		st.Min, st.Max = s.Min, s.Max
+	}
+	binary := leaf.Physical == footer.TypeByteArray || leaf.Physical == footer.TypeFixedLenByteArray
+	if st.Min != nil && !w.trustsBounds(binary, signed, bytes.Equal(st.Min, st.Max)) {
+		st.Min, st.Max = nil, nil
 	}
 	st.AllNull = st.HasNullCount && st.Values > 0 && st.NullCount >= st.Values
 	return st
 }
 
-// legacyBoundsUsable reports whether the deprecated signed min and max of
-// leaf order as Bind compares its values.
-func legacyBoundsUsable(leaf *footer.Node) bool {
+// dictionaryEncoded reports whether a chunk has dictionary-encoded pages.
+func dictionaryEncoded(md *footer.ColumnMetaData) bool {
+	if md.DictionaryPageOffset.Set {
+		return true
+	}
+	for _, e := range md.Encodings {
+		if e == footer.EncodingPlainDictionary || e == footer.EncodingRLEDictionary {
+			return true
+		}
+	}
+	return false
+}
+
+// signedBounds reports whether leaf's values order as signed numbers (or
+// floats), the order the deprecated min and max and the statistics of
+// writers from before column orders follow.
+func signedBounds(leaf *footer.Node) bool {
 	probe := &Bound{}
 	if _, err := probe.column(leaf.DottedPath(), &footer.Schema{Leaves: []*footer.Node{leaf}}); err != nil {
 		return false

@@ -25,6 +25,9 @@ import (
 // projected) and where each predicate column is among them.
 type rowFilter struct {
 	bound *pageindex.Bound
+	// writer is the application that wrote the file, whose statistics
+	// pruning trusts only where that writer is known to get them right.
+	writer pageindex.Writer
 	cols  []column
 	eval  []int // for each leaf of bound.Leaves(), its index in cols
 }
@@ -40,7 +43,7 @@ func newRowFilter(ft *footer.Footer, opts *Options, projected []column) (*rowFil
 	if err := checkFilterInt96(b, opts); err != nil {
 		return nil, err
 	}
-	f := &rowFilter{bound: b, cols: projected}
+	f := &rowFilter{bound: b, cols: projected, writer: pageindex.ParseWriter(ft.Meta.CreatedBy.Or(""))}
 	var missing []string
 	for _, leaf := range b.Leaves() {
 		if findLeafColumn(projected, leaf) < 0 {
@@ -121,12 +124,12 @@ func LeafArray(arr arrow.Array, leaf *footer.Node, mem memory.Allocator) (arrow.
 
 // chunkPages returns what the column chunk metadata of a predicate column
 // tells: one page of the chunk's statistics, with its bloom filter.
-func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom) (pageindex.Pages, bool) {
+func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom, w pageindex.Writer) (pageindex.Pages, bool) {
 	md := rg.Columns[leaf.Column].MetaData
 	if md == nil {
 		return pageindex.Pages{}, false
 	}
-	return pageindex.Pages{FirstRows: []int64{0}, Stats: []pageindex.Stats{pageindex.ChunkStats(md, leaf)}, Bloom: bloom}, true
+	return pageindex.Pages{FirstRows: []int64{0}, Stats: []pageindex.Stats{pageindex.ChunkStats(md, leaf, w)}, Bloom: bloom}, true
 }
 
 // openFiltered reads the rows of row group i that satisfy the filter:
@@ -143,7 +146,7 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 	leaves := f.bound.Leaves()
 	g := &Group{index: i, schema: r.schema}
 	n := rg.NumRows
-	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil) }
+	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil, r.filter.writer) }
 	if n <= 0 || f.bound.Match(stats, n) == pageindex.MatchNone {
 		return g.setFiltered(r, nil, nil), nil
 	}
@@ -151,7 +154,7 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 	if err != nil {
 		return nil, err
 	}
-	withBloom := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], blooms[c]) }
+	withBloom := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], blooms[c], r.filter.writer) }
 	if f.bound.Match(withBloom, n) == pageindex.MatchNone {
 		return g.setFiltered(r, nil, nil), nil
 	}
