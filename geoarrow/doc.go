@@ -1,0 +1,17 @@
+// Package geoarrow holds the GeoArrow "geoarrow.wkb" Arrow extension type,
+// which Arrow C++, arrow-rs, GDAL and DuckDB recognise for geometries
+// stored as well-known binary (WKB), and the WKB scanning that Parquet's
+// geospatial statistics need.
+//
+// Parquet GEOMETRY and GEOGRAPHY columns read as WKBType: binary storage
+// holding one WKB value per row, with the column's CRS (and, for
+// GEOGRAPHY, its edge interpolation) in the extension metadata:
+//
+//	Parquet GEOMETRY(crs) / GEOGRAPHY(crs, algorithm)
+//	  <-> geoarrow.wkb{"crs": ..., "edges": "spherical"} over binary
+//
+// Scan walks one WKB value without building geometries: it checks every
+// count against the bytes that remain and bounds nesting, so hostile input
+// gives an error, never a panic or a large allocation. Its Box and geometry
+// type codes are what GeospatialStatistics store.
+package geoarrow
