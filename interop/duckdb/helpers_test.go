@@ -5,11 +5,12 @@ package duckdb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	_ "github.com/duckdb/duckdb-go/v2"
+	"github.com/quiverio/quiver/arrowio"
 )
 
 // openConn opens an in-memory DuckDB with the given number of threads (0:
@@ -95,4 +96,24 @@ func digests(ctx context.Context, conn *sql.Conn, from string, exprs []string) (
 		out[i] = digest{vals[1+2*i].String, vals[2+2*i].String}
 	}
 	return vals[0].String, out, nil
+}
+
+// registerFile reads p with Quiver and registers the stream as view name
+// on conn. The returned function drops the view, releases the reader and
+// closes the file.
+func registerFile(ctx context.Context, conn *sql.Conn, name, p string, opts arrowio.ReadOptions) (func() error, error) {
+	r, err := arrowio.OpenFile(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := r.RecordReader(ctx)
+	if err != nil {
+		return nil, errors.Join(err, r.Close())
+	}
+	release, err := RegisterView(ctx, conn, name, rr)
+	rr.Release() // the view holds its own reference
+	if err != nil {
+		return nil, errors.Join(err, r.Close())
+	}
+	return func() error { return errors.Join(release(), r.Close()) }, nil
 }
