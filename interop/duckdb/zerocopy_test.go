@@ -78,18 +78,21 @@ func (s *spans) holds(p uintptr, n int) bool {
 // that records its allocations, exports the reader as an Arrow C stream,
 // imports the stream on the consumer side, and checks that every buffer
 // the consumer sees lies inside memory Quiver allocated: the C stream
-// hands over Quiver's buffers themselves, not copies. DuckDB's Arrow scan
-// receives the same C arrays.
+// hands over Quiver's buffers themselves, not copies, also when wrapped in
+// the struct column RegisterView gives DuckDB, whose Arrow scan receives
+// these same C arrays.
 func TestExportStreamIsZeroCopy(t *testing.T) {
 	p := salesFile(t, 20_000, 6_000)
 	for _, tc := range []struct {
 		name string
 		opts arrowio.ReadOptions
+		row  bool // through RegisterView's struct wrapping
 	}{
-		{"default", arrowio.ReadOptions{}},
-		{"large", arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Strings: arrowio.StringsLarge}}},
-		{"view", arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Strings: arrowio.StringsView}}},
-		{"dict", arrowio.ReadOptions{Dictionary: []string{"region", "note"}}},
+		{"default", arrowio.ReadOptions{}, false},
+		{"row struct", arrowio.ReadOptions{}, true},
+		{"large", arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Strings: arrowio.StringsLarge}}, false},
+		{"view", arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Strings: arrowio.StringsView}}, false},
+		{"dict", arrowio.ReadOptions{Dictionary: []string{"region", "note"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := newSpans()
@@ -102,7 +105,19 @@ func TestExportStreamIsZeroCopy(t *testing.T) {
 			defer r.Close()
 
 			var stream cdata.CArrowArrayStream
-			if err := ExportStream(context.Background(), r, &stream); err != nil {
+			if tc.row {
+				qr, err := r.RecordReader(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, err := newRowReader(qr)
+				qr.Release()
+				if err != nil {
+					t.Fatal(err)
+				}
+				cdata.ExportRecordReader(w, &stream)
+				w.Release()
+			} else if err := ExportStream(context.Background(), r, &stream); err != nil {
 				t.Fatal(err)
 			}
 			imp, err := cdata.ImportCRecordReader(&stream, nil)
@@ -117,11 +132,19 @@ func TestExportStreamIsZeroCopy(t *testing.T) {
 			for rr.Next() {
 				rec := rr.RecordBatch()
 				rows += rec.NumRows()
-				for c, col := range rec.Columns() {
+				cols := rec.Columns()
+				if tc.row {
+					st := cols[0].(*array.Struct)
+					cols = make([]arrow.Array, st.NumField())
+					for i := range cols {
+						cols[i] = st.Field(i)
+					}
+				}
+				for c, col := range cols {
 					walkBuffers(col.Data(), func(what string, b *memory.Buffer) {
 						checked[c]++
 						if !mem.holds(start(b.Bytes()), b.Len()) {
-							t.Errorf("column %s, %s: the consumer's buffer (%d bytes at %#x) is not memory Quiver allocated", rec.ColumnName(c), what, b.Len(), start(b.Bytes()))
+							t.Errorf("column %s, %s: the consumer's buffer (%d bytes at %#x) is not memory Quiver allocated", salesSchema.Field(c).Name, what, b.Len(), start(b.Bytes()))
 						}
 					})
 				}
