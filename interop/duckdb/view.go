@@ -26,18 +26,19 @@ import (
 //
 // The view is a stream: the first query that scans it reads every batch
 // and a later scan sees no rows, so register a fresh reader for each
-// query. Each scan reads every column of rr whatever the query names:
-// project with arrowio.ReadOptions.Columns instead. RegisterView takes a
-// reference to rr of its own; call release when done with the view (before
-// closing the Reader behind rr): it drops the view and frees the stream.
+// query. The reader decodes every column it has whatever the query names:
+// project with arrowio.ReadOptions.Columns. RegisterView takes a reference
+// to rr of its own; call release when done with the view (before closing
+// the Reader behind rr): it drops the view and frees the stream.
 //
 // duckdb-go's own Arrow.RegisterView (DuckDB's duckdb_arrow_scan) returns
 // wrong values, or crashes, for a query that does not read every column in
 // order, and ignores its WHERE clause: DuckDB pushes projections and
-// filters into a stream that cannot apply them. RegisterView avoids this
-// by handing DuckDB each batch as one struct column (the same arrays, no
-// copy) and defining the view as that struct's fields; DuckDB then picks
-// columns and applies filters itself.
+// filters into a stream that cannot apply them (duckdb/duckdb#17012,
+// duckdb/duckdb-go#24 and #28; still so in DuckDB 1.5.6). RegisterView
+// avoids this by handing DuckDB each batch as one struct column (the same
+// arrays, no copy) and defining the view as that struct's fields; DuckDB
+// then picks columns and applies filters itself.
 func RegisterView(ctx context.Context, conn *sql.Conn, name string, rr array.RecordReader) (release func() error, err error) {
 	wrapped, err := newRowReader(rr)
 	if err != nil {
