@@ -5,6 +5,7 @@ package duckdb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,12 +32,19 @@ var benchColumns = []string{"region", "qty", "price", "note"}
 
 // BenchmarkAggregate times benchQuery over a generated snappy file of
 // benchRows rows in row groups of 1 Mi rows, written by Quiver into
-// b.TempDir: with DuckDB reading Quiver's stream (impl=quiver-stream:
-// open, register, query, release; Quiver decoding on as many goroutines as
-// DuckDB has threads) and with DuckDB's own Parquet scan
-// (impl=duckdb-parquet), each at 1 and 2 DuckDB threads. Bytes per
-// operation are the file's size; allocations are the Go heap's only
-// (DuckDB allocates outside it).
+// b.TempDir, at 1 and 2 DuckDB threads:
+//
+//   - impl=quiver-stream: DuckDB reads Quiver's stream (open, register,
+//     query, release), Quiver decoding on as many goroutines as DuckDB has
+//     threads;
+//   - impl=quiver-stream-dict: the same with region and note read as Arrow
+//     dictionaries, which DuckDB takes as dictionary vectors;
+//   - impl=duckdb-parquet: DuckDB's own Parquet scan of the file;
+//   - impl=quiver-decode: Quiver's read of the same columns alone, no
+//     DuckDB, to show how the stream's time divides.
+//
+// Bytes per operation are the file's size; allocations are the Go heap's
+// only (DuckDB allocates outside it).
 func BenchmarkAggregate(b *testing.B) {
 	p := filepath.Join(b.TempDir(), "sales.parquet")
 	writeSales(b, p, benchRows(), 1<<20)
@@ -45,10 +53,9 @@ func BenchmarkAggregate(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, threads := range []int{1, 2} {
-		b.Run(fmt.Sprintf("impl=quiver-stream/threads=%d", threads), func(b *testing.B) {
+	stream := func(threads int, opts arrowio.ReadOptions) func(*testing.B) {
+		return func(b *testing.B) {
 			conn := openConn(b, threads)
-			opts := arrowio.ReadOptions{Columns: benchColumns, Parallelism: threads}
 			b.SetBytes(st.Size())
 			b.ReportAllocs()
 			for b.Loop() {
@@ -64,7 +71,14 @@ func BenchmarkAggregate(b *testing.B) {
 					b.Fatalf("%d groups, want %d", groups, len(regions))
 				}
 			}
-		})
+		}
+	}
+	for _, threads := range []int{1, 2} {
+		opts := arrowio.ReadOptions{Columns: benchColumns, Parallelism: threads}
+		dict := opts
+		dict.Dictionary = []string{"region", "note"}
+		b.Run(fmt.Sprintf("impl=quiver-stream/threads=%d", threads), stream(threads, opts))
+		b.Run(fmt.Sprintf("impl=quiver-stream-dict/threads=%d", threads), stream(threads, dict))
 		b.Run(fmt.Sprintf("impl=duckdb-parquet/threads=%d", threads), func(b *testing.B) {
 			conn := openConn(b, threads)
 			from := "read_parquet(" + sqlString(p) + ")"
@@ -73,6 +87,32 @@ func BenchmarkAggregate(b *testing.B) {
 			for b.Loop() {
 				if groups := runAggregate(b, conn, from); groups != len(regions) {
 					b.Fatalf("%d groups, want %d", groups, len(regions))
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("impl=quiver-decode/threads=%d", threads), func(b *testing.B) {
+			b.SetBytes(st.Size())
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := arrowio.OpenFile(p, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rr, err := r.RecordReader(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var rows int64
+				for rr.Next() {
+					rows += rr.RecordBatch().NumRows()
+				}
+				err = errors.Join(rr.Err(), r.Close())
+				rr.Release()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rows != int64(benchRows()) {
+					b.Fatalf("%d rows, want %d", rows, benchRows())
 				}
 			}
 		})
