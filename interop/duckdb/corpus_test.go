@@ -299,7 +299,7 @@ func compareFile(t *testing.T, out *outcome, root, rel string) {
 			continue
 		}
 		here := entries(rel, v.name)
-		if !compareVariant(t, out, conn, rp, p, v.name, opts, schema, want, here) {
+		if !compareVariant(t, out, conn, p, v.name, opts, schema, want, here) {
 			clean = false
 		}
 		if len(here) > 0 {
@@ -337,7 +337,7 @@ func duckDigests(ctx context.Context, conn *sql.Conn, from string) (*relation, e
 // compareVariant reads the file with Quiver in one variant, hands the
 // stream to DuckDB and compares with want, applying the listed entries
 // here. It reports whether every column compared equal without an entry.
-func compareVariant(t *testing.T, out *outcome, conn *sql.Conn, rp, p, vname string, opts arrowio.ReadOptions, schema *arrow.Schema, want *relation, here []int) bool {
+func compareVariant(t *testing.T, out *outcome, conn *sql.Conn, p, vname string, opts arrowio.ReadOptions, schema *arrow.Schema, want *relation, here []int) bool {
 	t.Helper()
 	ctx := context.Background()
 	byCol := map[string][]int{}
