@@ -6,10 +6,10 @@ FUZZTIME    ?= 10s
 QEMU        ?= qemu-aarch64-static
 PKGS        := ./...
 
-.PHONY: test deps vet fixtures unit purego arm64 fuzz bench bench-short generate pq cloud
+.PHONY: test deps vet fixtures unit purego arm64 fuzz bench bench-short generate pq cloud duckdb
 
 ## test: everything CI checks; fails if any part fails.
-test: deps vet fixtures generate unit purego arm64 fuzz bench-short cloud
+test: deps vet fixtures generate unit purego arm64 fuzz bench-short cloud duckdb
 
 ## deps: install what the tests need and the machine lacks (qemu-user-static,
 ## node/npm and DuckDB, the Go modules, the SeaweedFS S3 server); quick when
@@ -78,3 +78,13 @@ pq:
 cloud:
 	cd cloud && $(GO) vet ./...
 	cd cloud && QUIVER_REQUIRE_WEED=1 $(GO) test -count=1 ./...
+
+## duckdb: the in-process DuckDB module (own go.mod, cgo; DuckDB's static
+## library comes from the Go module proxy): vet with and without its build
+## tag, every test and example, then one pass of its benchmark on the small
+## dataset. QUIVER_DUCKDB_HEAVY=1 adds the 2 GiB corpus file (6.6 GB of
+## memory), left out here so the suite fits the machine beside the others.
+duckdb:
+	cd interop/duckdb && $(GO) vet ./... && $(GO) vet -tags duckdb_arrow ./...
+	cd interop/duckdb && $(GO) test -count=1 -tags duckdb_arrow ./...
+	cd interop/duckdb && QUIVER_BENCH_SIZE=small $(GO) test -tags duckdb_arrow -run '^$$' -bench . -benchtime 1x ./...

@@ -96,7 +96,14 @@ step_seaweedfs() {
 	GO=$GO ./scripts/seaweedfs.sh build || fail "seaweedfs: scripts/seaweedfs.sh build failed"
 }
 
-steps=(qemu duckdb modules seaweedfs)
+# interop/duckdb links DuckDB's static library through cgo with g++.
+step_cxx() {
+	command -v g++ >/dev/null || apt_install g++
+	command -v g++ >/dev/null || fail "cxx: g++ is installed but not on PATH"
+	say "cxx: $(command -v g++)"
+}
+
+steps=(qemu duckdb modules seaweedfs cxx)
 for s in "${@:-${steps[@]}}"; do
 	declare -F "step_$s" >/dev/null || fail "no step $s (steps: ${steps[*]})"
 	"step_$s"
