@@ -171,7 +171,7 @@ func NewPlan(s *footer.Schema, kv []footer.KeyValue, opts Options) *Plan {
 	}
 	if stored != nil {
 		for i, f := range p.Fields {
-			applyStored(f, stored.Field(i))
+			applyStored(f, stored.Field(i), &opts)
 		}
 		meta = stored.Metadata()
 	} else {

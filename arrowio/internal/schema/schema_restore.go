@@ -80,8 +80,10 @@ func storageOf(t arrow.DataType) arrow.DataType {
 //
 // A VARIANT group stays a variant over the restored storage (the stored
 // type need not be one), or becomes the annotated struct when the
-// restored storage cannot be one.
-func applyStored(p *FieldPlan, o arrow.Field) {
+// restored storage cannot be one. A stored variant type is not restored
+// under Options.VariantStorage. A variant's shredded types are checked
+// again as restored (FieldPlan.Err).
+func applyStored(p *FieldPlan, o arrow.Field, opts *Options) {
 	shape := storageOf(o.Type)
 	variant := isVariant(p.Field.Type)
 	if p.Kind == KindLeaf {
@@ -89,11 +91,11 @@ func applyStored(p *FieldPlan, o arrow.Field) {
 	} else {
 		kids := StoredChildren(shape)
 		for i, c := range p.Children {
-			applyStored(c, kids[i])
+			applyStored(c, kids[i], opts)
 		}
 		p.Field.Type = WithChildren(shape, PlanFields(p.Children))
 	}
-	if ext, ok := o.Type.(arrow.ExtensionType); ok && extensionHolds(ext, p.Field.Type) {
+	if ext, ok := o.Type.(arrow.ExtensionType); ok && extensionHolds(ext, p.Field.Type) && !(opts.VariantStorage && isVariant(ext)) {
 		p.Field.Type = ext
 	}
 	if variant && !isVariant(p.Field.Type) {
@@ -102,6 +104,9 @@ func applyStored(p *FieldPlan, o arrow.Field) {
 		} else {
 			p.Field.Metadata = mergeMetadata(p.Field.Metadata, metadataOf(LogicalTypeKey, p.Node.Logical().String()))
 		}
+	}
+	if isVariant(p.Field.Type) {
+		p.Err = shreddingError(p)
 	}
 	if o.HasMetadata() {
 		p.Field.Metadata = mergeMetadata(o.Metadata, p.Field.Metadata)

@@ -440,3 +440,45 @@ func TestVariantArrowSchemaRestore(t *testing.T) {
 		})
 	}
 }
+
+// TestVariantStorageOptionIgnoresStoredVariant checks that under
+// Options.VariantStorage an ARROW:schema entry holding the variant type
+// (as Quiver and pqarrow write it) does not bring the type back, and that
+// otherwise a restored variant's shredded types are checked as restored.
+func TestVariantStorageOptionIgnoresStoredVariant(t *testing.T) {
+	node := shreddedVariant(vleaf("typed_value", footer.RepetitionOptional, footer.TypeInt64))
+	stored := extensions.NewShreddedVariantType(arrow.PrimitiveTypes.Int64)
+	enc, err := EncodeArrowSchema(arrow.NewSchema([]arrow.Field{{Name: "v", Type: stored, Nullable: true}}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv := []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(enc)}}
+	p := variantPlan(t, Options{VariantStorage: true}, kv, node)
+	f := p.Schema.Field(0)
+	if lt, _ := f.Metadata.GetValue(LogicalTypeKey); f.Type.ID() != arrow.STRUCT || lt != "VARIANT(1)" {
+		t.Errorf("VariantStorage: %s %v, want the storage struct with %s=VARIANT(1)", f.Type, f.Metadata, LogicalTypeKey)
+	}
+	if p := variantPlan(t, Options{}, kv, node); !isVariant(p.Schema.Field(0).Type) {
+		t.Errorf("without VariantStorage: %s, want the variant type", p.Schema.Field(0).Type)
+	}
+
+	// A plain group the entry calls a variant, with a typed_value the
+	// spec does not allow: the type comes back, and so does the check.
+	plain := vgroup("v", footer.RepetitionOptional,
+		vleaf("metadata", footer.RepetitionRequired, footer.TypeByteArray),
+		vleaf("value", footer.RepetitionOptional, footer.TypeByteArray),
+		vleaf("typed_value", footer.RepetitionOptional, footer.TypeInt32).with(footer.LogicalType{Kind: footer.LogicalInteger,
+			Integer: footer.IntType{BitWidth: 32, IsSigned: false}}))
+	enc, err = EncodeArrowSchema(arrow.NewSchema([]arrow.Field{{Name: "v", Nullable: true,
+		Type: extensions.NewShreddedVariantType(arrow.PrimitiveTypes.Uint32)}}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = variantPlan(t, Options{}, []footer.KeyValue{{Key: ArrowSchemaKey, Value: footer.Some(enc)}}, plain)
+	if !isVariant(p.Schema.Field(0).Type) {
+		t.Fatalf("stored variant over a plain group: %s, want the variant type", p.Schema.Field(0).Type)
+	}
+	if _, err := p.Project(nil); !errors.Is(err, errs.ErrUnsupported) {
+		t.Errorf("Project: %v, want ErrUnsupported for the uint32 typed_value", err)
+	}
+}
