@@ -37,13 +37,22 @@ import (
 var ErrInvalid = errors.New("invalid shredded variant")
 
 // Has reports whether a value of type dt can hold a variant: dt is the
-// variant extension type or nests one.
+// variant extension type or nests one. It allocates nothing, so that
+// readers may ask for every batch.
 func Has(dt arrow.DataType) bool {
 	switch t := dt.(type) {
 	case arrow.ExtensionType:
 		return extensions.IsVariantExtensionName(t.ExtensionName()) || Has(t.StorageType())
 	case *arrow.DictionaryType:
 		return Has(t.ValueType)
+	case *arrow.StructType:
+		for i := range t.NumFields() {
+			if Has(t.Field(i).Type) {
+				return true
+			}
+		}
+	case arrow.ListLikeType: // lists of every layout, and maps
+		return Has(t.Elem())
 	case arrow.NestedType:
 		for _, f := range t.Fields() {
 			if Has(f.Type) {

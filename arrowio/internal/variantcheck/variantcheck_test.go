@@ -257,3 +257,22 @@ func FuzzCheckObject(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckAllocatesNothingWithoutVariants checks that a nested type
+// without variants costs a reader no allocation per batch.
+func TestCheckAllocatesNothingWithoutVariants(t *testing.T) {
+	dt := arrow.StructOf(arrow.Field{Name: "a", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.ListOf(arrow.StructOf(
+		arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32})))}, arrow.Field{Name: "b", Type: arrow.FixedWidthTypes.Boolean})
+	arr, _, err := array.FromJSON(memory.DefaultAllocator, dt, strings.NewReader(`[{"a": [{"key": "k", "value": [{"x": 1}]}], "b": true}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arr.Release()
+	if n := testing.AllocsPerRun(100, func() {
+		if Check(arr) != nil {
+			t.Fatal("no variant, no error")
+		}
+	}); n != 0 {
+		t.Errorf("Check allocates %v times a call", n)
+	}
+}
