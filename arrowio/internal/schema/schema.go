@@ -41,10 +41,11 @@ type Options struct {
 	IgnoreArrowSchema bool
 	// VariantStorage reads VARIANT groups as their storage struct (metadata,
 	// value and typed_value as the Parquet schema has them) with the
-	// annotation in the PARQUET:logical_type field metadata, as Quiver read
-	// them before they read as arrow-go's extensions.VariantType. The
-	// shredded columns are then plain Arrow columns: nothing checks them
-	// against VariantShredding.md, and nothing reconstructs the values.
+	// annotation in the PARQUET:logical_type field metadata, instead of as
+	// arrow-go's extensions.VariantType, also when an ARROW:schema entry
+	// stores that type. The shredded columns are then plain Arrow columns:
+	// nothing checks them against VariantShredding.md, and nothing
+	// reconstructs the values.
 	VariantStorage bool
 }
 

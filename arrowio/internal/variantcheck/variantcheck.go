@@ -371,5 +371,5 @@ func (c *checker) errorf(p *pair, format string, args ...any) error {
 	if where == "" {
 		where = "the variant"
 	}
-	return fmt.Errorf("%w: index %d, %s: %s", ErrInvalid, c.row, where, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: index %d of the array, %s: %s", ErrInvalid, c.row, where, fmt.Sprintf(format, args...))
 }
