@@ -19,8 +19,8 @@ import (
 // Where the file's repetitions are looser than that type allows, the
 // mapping tightens the Arrow side rather than refusing the group:
 //   - an optional metadata is non-nullable, and a null one is corrupt;
-//   - an optional typed_value, or value beside a typed_value, may hold
-//     nulls anyway (a required one just never does);
+//   - a required typed_value, or a required value beside a typed_value
+//     below the top level, is nullable (and holds no null);
 //   - an optional field group of a shredded object is non-nullable, and
 //     a null one reads as the field missing (value and typed_value both
 //     null), which is what the group's absence says (VariantShredding.md
@@ -36,10 +36,11 @@ import (
 //
 // A typed_value leaf whose type is not one VariantShredding.md allows
 // (an unsigned or INT96 integer, a FIXED_LEN_BYTE_ARRAY that is not a
-// UUID or decimal, float16, a time or timestamp unit other than micros
-// and nanos, a decimal wider than 38 digits) still gives the type, as in
-// pqarrow, but reading the field is an error (Plan.Project): its values
-// would reconstruct as Variant values of some other type.
+// UUID or decimal, float16, a time other than micros, a timestamp other
+// than micros or nanos, a decimal wider than 38 digits, a JSON, ENUM or
+// BSON byte array) still gives the type, as in pqarrow, but reading the
+// field is an error (Plan.Project): its values would reconstruct as
+// Variant values of some other type, or not at all.
 
 // variantShape records how a VARIANT group's plans change to fit the
 // extension type: the new Arrow field of each plan touched, and which
@@ -51,7 +52,7 @@ type variantShape struct {
 	lower       []*FieldPlan
 }
 
-// variant makes p, the struct plan of VARIANT group n, a VariantType when
+// variant makes p, the struct plan of a VARIANT group, a VariantType when
 // its structure allows one, and otherwise leaves it the annotated struct.
 func (b *planBuilder) variant(p *FieldPlan) {
 	if b.opts.VariantStorage {
@@ -191,9 +192,9 @@ func shreddedLeaf(f *FieldPlan) bool {
 		return phys == footer.TypeInt64 && (t.Unit == arrow.Microsecond || t.Unit == arrow.Nanosecond)
 	case *arrow.StringType, *arrow.LargeStringType, *arrow.StringViewType:
 		// STRING, not the ENUM or JSON the mapping also reads as string.
-		ct, _ := f.Node.Converted().Get()
+		ct, ok := f.Node.Converted().Get()
 		return phys == footer.TypeByteArray && (f.Node.Logical().Kind == footer.LogicalString ||
-			f.Node.Logical().Kind == footer.LogicalNone && ct == footer.ConvertedUTF8)
+			f.Node.Logical().Kind == footer.LogicalNone && ok && ct == footer.ConvertedUTF8)
 	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.BinaryViewType:
 		// Unannotated, not BSON.
 		_, converted := f.Node.Converted().Get()

@@ -301,6 +301,7 @@ func TestVariantUnshreddableTypes(t *testing.T) {
 		"TIMESTAMP(MILLIS)":    typed(footer.TypeInt64, tsLT(footer.TimeUnitMillis)),
 		"TIME(MILLIS)":         typed(footer.TypeInt32, footer.LogicalType{Kind: footer.LogicalTime, Time: footer.TimeType{Unit: footer.TimeUnitMillis}}),
 		"JSON":                 typed(footer.TypeByteArray, footer.LogicalType{Kind: footer.LogicalJSON}),
+		"converted ENUM":       {name: "typed_value", rep: footer.RepetitionOptional, phys: footer.TypeByteArray, ct: footer.Some(footer.ConvertedEnum)},
 		"FLOAT16":              {name: "typed_value", rep: footer.RepetitionOptional, phys: footer.TypeFixedLenByteArray, size: 2, lt: footer.LogicalType{Kind: footer.LogicalFloat16}},
 		"in an object field": vgroup("typed_value", footer.RepetitionOptional,
 			objectField("a", footer.RepetitionRequired, typed(footer.TypeInt32, intLT(8, false)))),
@@ -365,6 +366,7 @@ func TestVariantShreddableTypes(t *testing.T) {
 		leaf(footer.TypeInt64, ts(footer.TimeUnitMicros, false)), leaf(footer.TypeInt64, ts(footer.TimeUnitNanos, false)),
 		leaf(footer.TypeByteArray, none), leaf(footer.TypeByteArray, stringLT),
 		leaf(footer.TypeFixedLenByteArray, footer.LogicalType{Kind: footer.LogicalUUID}),
+		{name: "typed_value", rep: footer.RepetitionOptional, phys: footer.TypeByteArray, ct: footer.Some(footer.ConvertedUTF8)},
 	}
 	for _, tv := range good {
 		p := variantPlan(t, Options{}, nil, shreddedVariant(tv))
