@@ -8,8 +8,10 @@
 // The machinery lives in internal packages that import one way:
 //
 //	errs, codec, schema            errors, page codecs, Parquet <-> Arrow types
+//	variantcheck                   shredded VARIANT values against VariantShredding.md
 //	page     <- codec              page headers, CRC, decryption, v1/v2 split
-//	colread  <- page, schema       leaf readers into Arrow buffers, nested assembly
+//	colread  <- page, schema,      leaf readers into Arrow buffers, nested assembly
+//	            variantcheck
 //	colwrite <- codec, schema      column writers: encodings, statistics, indexes
 //	arrowio  <- colread, colwrite  options, Reader/Writer lifecycle, row groups,
 //	                               filters and I/O scheduling

@@ -64,9 +64,10 @@ var ErrUnknownColumn = schema.ErrUnknownColumn
 //     the element (rule 3; pqarrow takes the child).
 //   - A MAP whose key is optional reads as a map; a null key is corrupt
 //     (pqarrow and Arrow C++ refuse the file).
-//   - VARIANT, GEOMETRY, GEOGRAPHY and FILE read as their storage, with
-//     the annotation in the PARQUET:logical_type field metadata (pqarrow
-//     makes VARIANT its extension type).
+//   - GEOMETRY, GEOGRAPHY and FILE read as their storage, with the
+//     annotation in the PARQUET:logical_type field metadata.
+//   - VARIANT: see below for what reading checks and accepts beyond
+//     pqarrow.
 //   - ARROW:schema also restores string_view, binary_view, list_view,
 //     large_list_view, decimal32, decimal64, float16 over
 //     fixed_size_binary(2), a dictionary's value type, a map's
@@ -75,12 +76,43 @@ var ErrUnknownColumn = schema.ErrUnknownColumn
 //     storage); a time zone is restored even when the stored unit was
 //     coerced (as Arrow C++ does).
 //
-// Where a UUID column maps to arrow-go's arrow.uuid extension type, as in
-// pqarrow, depends on that type being registered: importing arrow-go's
-// arrow/extensions package (pqarrow does) registers it; otherwise UUID
-// reads as fixed_size_binary(16). INT96 reads as timestamp[ns, tz=UTC], as
-// in pqarrow (Arrow C++ leaves out the zone); SchemaOptions.Int96 changes
-// it.
+// A VARIANT group reads as arrow-go's extensions.VariantType
+// (arrow.parquet.variant), as in pqarrow, over the storage struct pqarrow
+// gives it: metadata, value and typed_value in the file's order, a
+// shredded object as a struct of non-null {value, typed_value} structs, a
+// shredded array as a list of non-null such structs. arrow-go's
+// VariantArray then reconstructs the values, and its compute functions
+// (variant_get) work on the column. Beyond pqarrow:
+//   - Reading checks the shredding against VariantShredding.md. A
+//     typed_value of a type the spec does not allow (an unsigned integer, a
+//     FIXED_LEN_BYTE_ARRAY that is neither UUID nor DECIMAL, a millisecond
+//     timestamp, INT96, ...) makes opening the column an error wrapping
+//     ErrUnsupported. Values that contradict each other (value and
+//     typed_value both set outside a partially shredded object, a
+//     non-object value beside shredded fields, a shredded field also in
+//     value) make the read an error wrapping ErrCorrupt; pqarrow reads
+//     both, and reconstruction then fails or returns one of the
+//     contradicting values.
+//   - Looser repetitions than the spec's are read where pqarrow refuses
+//     the file: an optional field group of a shredded object reads as
+//     non-nullable, a null group as the field missing; an optional
+//     metadata or array element reads as non-nullable, a null one being
+//     corrupt; a required typed_value, and a required value beside one in
+//     a field or element, reads as nullable.
+//   - A group the extension type cannot hold (no metadata, a value that
+//     is not binary, another field, a typed_value that is a map) reads as
+//     its storage struct with the annotation in the PARQUET:logical_type
+//     field metadata (pqarrow fails), as does a variant that a Columns
+//     projection prunes.
+//
+// SchemaOptions.VariantStorage reads every VARIANT group as that storage
+// struct, unchecked.
+//
+// UUID reads as arrow-go's arrow.uuid extension type, as in pqarrow: Quiver
+// imports arrow-go's arrow/extensions package, which registers it (were it
+// unregistered, UUID would read as fixed_size_binary(16)). INT96 reads as
+// timestamp[ns, tz=UTC], as in pqarrow (Arrow C++ leaves out the zone);
+// SchemaOptions.Int96 changes it.
 func ArrowSchema(s *footer.Schema, kv []footer.KeyValue, opts SchemaOptions) *arrow.Schema {
 	return schema.ArrowSchema(s, kv, opts)
 }

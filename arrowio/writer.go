@@ -17,6 +17,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/variantcheck"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -73,7 +74,10 @@ type Writer struct {
 //
 // Nested fields (struct, list, large_list, fixed_size_list, list_view and
 // map, in any nesting) are shredded into definition and repetition levels
-// by the levels package. A field whose type Parquet cannot hold, invalid
+// by the levels package. arrow-go's extensions.VariantType becomes a
+// VARIANT group of its storage (metadata, value and, when shredded,
+// typed_value), as pqarrow writes it; a typed_value of a type
+// VariantShredding.md does not allow is an error. A field whose type Parquet cannot hold, invalid
 // options (a codec Quiver cannot write, a level outside the codec's range,
 // an encoding that does not suit a column, a Columns key naming no leaf, a
 // KeyValueMetadata entry for ARROW:schema) are errors wrapping
@@ -165,7 +169,8 @@ func (w *Writer) Schema() *arrow.Schema { return w.schema }
 
 // Write writes rec as one or more row groups. A batch whose schema differs
 // from the Writer's, or whose values a column cannot hold (a null in a
-// non-nullable field, say), is an error and writes nothing: the Writer
+// non-nullable field, or shredded VARIANT values that break
+// VariantShredding.md, say), is an error and writes nothing: the Writer
 // stays usable. An error from the io.Writer is returned by this and every
 // later call.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
@@ -181,6 +186,13 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	rows := int(rec.NumRows())
 	if rows == 0 {
 		return nil
+	}
+	// Shredded VARIANT values must follow VariantShredding.md, so that the
+	// file reconstructs (in Quiver and elsewhere) to the values written.
+	for i, c := range rec.Columns() {
+		if err := variantcheck.Check(c); err != nil {
+			return fmt.Errorf("%w: column %q: %w", errs.ErrUnsupported, w.schema.Field(i).Name, err)
+		}
 	}
 	per := int(positiveOr64(w.opts.MaxRowGroupRows, DefaultMaxRowGroupRows))
 	if limit := w.opts.MaxRowGroupBytes; limit > 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/variantcheck"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -120,6 +121,12 @@ func (r *nestedReader) ReadRows(n int, dec *codec.Decompressor) (arrow.Array, er
 			return nil, &errs.CorruptError{Offset: -1, RowGroup: r.rowGroup, Column: r.field.Node.Name, Page: -1, Err: err}
 		}
 		return nil, fmt.Errorf("row group %d, column %q: %w: %w", r.rowGroup, r.field.Node.Name, errs.ErrUnsupported, err)
+	}
+	// Shredded VARIANT values must follow VariantShredding.md before anyone
+	// reconstructs them (package variantcheck).
+	if err := variantcheck.Check(arr); err != nil {
+		arr.Release()
+		return nil, &errs.CorruptError{Offset: -1, RowGroup: r.rowGroup, Column: r.field.Node.Name, Page: -1, Err: err}
 	}
 	return arr, nil
 }

@@ -39,6 +39,14 @@ type Options struct {
 	// IgnoreArrowSchema maps the Parquet schema alone, ignoring an
 	// ARROW:schema key-value entry.
 	IgnoreArrowSchema bool
+	// VariantStorage reads VARIANT groups as their storage struct (metadata,
+	// value and typed_value as the Parquet schema has them) with the
+	// annotation in the PARQUET:logical_type field metadata, instead of as
+	// arrow-go's extensions.VariantType, also when an ARROW:schema entry
+	// stores that type. The shredded columns are then plain Arrow columns:
+	// nothing checks them against VariantShredding.md, and nothing
+	// reconstructs the values.
+	VariantStorage bool
 }
 
 // ArrowSchemaKey is the file key-value metadata key under which Arrow
@@ -136,6 +144,10 @@ type FieldPlan struct {
 	// elemDefLevel and elemRepLevel are set for lists and maps only.
 	ElemDefLevel, ElemRepLevel int16
 	NullCorrupt                bool
+	// Err, when set, is why the field cannot be read although it maps: a
+	// VARIANT whose shredded types VariantShredding.md does not allow.
+	// Plan.Project returns it for a selected field that keeps its type.
+	Err error
 }
 
 // NewPlan maps s, with file key-value metadata kv, to the reader's
@@ -160,7 +172,7 @@ func NewPlan(s *footer.Schema, kv []footer.KeyValue, opts Options) *Plan {
 	}
 	if stored != nil {
 		for i, f := range p.Fields {
-			applyStored(f, stored.Field(i))
+			applyStored(f, stored.Field(i), &opts)
 		}
 		meta = stored.Metadata()
 	} else {

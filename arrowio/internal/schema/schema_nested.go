@@ -112,6 +112,9 @@ func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *FieldPlan, nu
 		p.Children[i] = b.field(c, slotDef, p)
 	}
 	p.Field = arrow.Field{Name: n.Name, Type: arrow.StructOf(PlanFields(p.Children)...), Nullable: nullable, Metadata: metadataOf(meta...)}
+	if n.Logical().Kind == footer.LogicalVariant {
+		b.variant(p)
+	}
 	return p
 }
 

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 )
 
 // The ARROW:schema entry is the Arrow schema a writer started from. Parquet
@@ -76,19 +77,36 @@ func storageOf(t arrow.DataType) arrow.DataType {
 // applyStored restores stored field o onto plan p, which storedFits has
 // matched: types, field metadata (merged; the file's keys, such as
 // PARQUET:field_id, win) and non-nullability. Names stay the file's.
-func applyStored(p *FieldPlan, o arrow.Field) {
+//
+// A VARIANT group stays a variant over the restored storage (the stored
+// type need not be one), or becomes the annotated struct when the
+// restored storage cannot be one. A stored variant type is not restored
+// under Options.VariantStorage. A variant's shredded types are checked
+// again as restored (FieldPlan.Err).
+func applyStored(p *FieldPlan, o arrow.Field, opts *Options) {
 	shape := storageOf(o.Type)
+	variant := isVariant(p.Field.Type)
 	if p.Kind == KindLeaf {
 		p.Field.Type = restoreLeaf(p.Field.Type, shape)
 	} else {
 		kids := StoredChildren(shape)
 		for i, c := range p.Children {
-			applyStored(c, kids[i])
+			applyStored(c, kids[i], opts)
 		}
 		p.Field.Type = WithChildren(shape, PlanFields(p.Children))
 	}
-	if ext, ok := o.Type.(arrow.ExtensionType); ok && extensionHolds(ext, p.Field.Type) {
+	if ext, ok := o.Type.(arrow.ExtensionType); ok && extensionHolds(ext, p.Field.Type) && !(opts.VariantStorage && isVariant(ext)) {
 		p.Field.Type = ext
+	}
+	if variant && !isVariant(p.Field.Type) {
+		if vt, err := extensions.NewVariantType(p.Field.Type); err == nil {
+			p.Field.Type = vt
+		} else {
+			p.Field.Metadata = mergeMetadata(p.Field.Metadata, metadataOf(LogicalTypeKey, p.Node.Logical().String()))
+		}
+	}
+	if isVariant(p.Field.Type) {
+		p.Err = shreddingError(p)
 	}
 	if o.HasMetadata() {
 		p.Field.Metadata = mergeMetadata(o.Metadata, p.Field.Metadata)

@@ -24,9 +24,15 @@ var ErrUnknownColumn = errors.New("arrowio: unknown column")
 // Fields keep the file's order whatever the order of paths. When names
 // containing dots make two nodes share a path, the first in schema order
 // is meant. A path that names no node is an error wrapping
-// [ErrUnknownColumn] that quotes it.
+// [ErrUnknownColumn] that quotes it. A variant pruned to some of its
+// columns reads as the storage struct of those, with the VARIANT
+// annotation in the PARQUET:logical_type field metadata; a selected
+// variant that keeps its type returns its FieldPlan.Err, if any.
 func (p *Plan) Project(paths []string) (*Plan, error) {
 	if paths == nil {
+		if err := plansError(p.Fields); err != nil {
+			return nil, err
+		}
 		return p, nil
 	}
 	byPath := make(map[string]*footer.Node)
@@ -48,6 +54,9 @@ func (p *Plan) Project(paths []string) (*Plan, error) {
 	meta := p.Schema.Metadata()
 	out.Schema = arrow.NewSchema(PlanFields(out.Fields), &meta)
 	out.Leaves = collectLeaves(out.Fields, nil)
+	if err := plansError(out.Fields); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -106,6 +115,9 @@ func prune(f, parent *FieldPlan, selected []bool, whole bool) *FieldPlan {
 	}
 	if !whole {
 		c.Field.Type = WithChildren(f.Field.Type, PlanFields(c.Children))
+		if isVariant(f.Field.Type) && !isVariant(c.Field.Type) {
+			c.Field.Metadata = mergeMetadata(c.Field.Metadata, metadataOf(LogicalTypeKey, f.Node.Logical().String()))
+		}
 	}
 	return &c
 }

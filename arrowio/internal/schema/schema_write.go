@@ -9,6 +9,7 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/quiverio/quiver/footer"
 )
@@ -42,6 +43,14 @@ type Parquet struct {
 // differs from the Arrow one: timestamp[s] and time32[s] are written in
 // milliseconds, date64 as days (milliseconds / 86400000),
 // month_day_nano_interval as INTERVAL's months, days and milliseconds.
+//
+// arrow-go's variant extension type (extensions.VariantType) becomes a
+// VARIANT(1) group of its storage fields, in their order: metadata, value
+// and, when shredded, typed_value mapped as above (objects as groups of
+// required field groups, arrays as LIST groups of required elements), as
+// pqarrow writes it. Its typed_value leaves must have the types
+// VariantShredding.md allows (see [ArrowSchema]); another is an error
+// wrapping [ErrUnsupported].
 //
 // A type Parquet cannot hold (unions, run-end encoded, month and day_time
 // intervals, a struct without fields, a non-nullable null field, a
@@ -86,6 +95,9 @@ func (w *elementWriter) field(path, name string, f arrow.Field) error {
 	case *arrow.DictionaryType:
 		return w.field(path, name, arrow.Field{Name: f.Name, Type: t.ValueType, Nullable: f.Nullable, Metadata: f.Metadata})
 	case arrow.ExtensionType:
+		if extensions.IsVariantExtensionName(t.ExtensionName()) {
+			return w.variant(path, name, rep, id, t)
+		}
 		if _, ok := extensionLeaf(t); !ok {
 			return w.field(path, name, arrow.Field{Name: f.Name, Type: t.StorageType(), Nullable: f.Nullable, Metadata: f.Metadata})
 		}

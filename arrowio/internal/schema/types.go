@@ -228,9 +228,10 @@ func binaryType(opts *Options) arrow.DataType {
 	return arrow.BinaryTypes.Binary
 }
 
-// uuidType returns arrow-go's registered UUID extension type when the
-// program has registered it (importing arrow-go's extensions package, or
-// pqarrow, does), as pqarrow does, and fixed_size_binary(16) otherwise.
+// uuidType returns arrow-go's registered UUID extension type, as pqarrow
+// does (this package imports arrow-go's extensions package for the variant
+// type, which registers it), and fixed_size_binary(16) should a program
+// unregister it.
 func uuidType() arrow.DataType {
 	if ext := arrow.GetExtensionType(uuidExtensionName); ext != nil {
 		if fsb, ok := ext.StorageType().(*arrow.FixedSizeBinaryType); ok && fsb.ByteWidth == 16 {
