@@ -41,6 +41,9 @@ func TestCorpusAllColumnsMatchPqarrow(t *testing.T) {
 		}
 		path := filepath.Join(root, rel)
 		t.Run(rel, func(t *testing.T) {
+			if why, ok := pqarrowVariantDifferences[filepath.Base(rel)]; ok && strings.HasPrefix(rel, "shredded_variant/") && strings.HasPrefix(why, "Quiver's") {
+				t.Skipf("%s (TestVariantCorpusErrorKinds checks the error and the other column)", why)
+			}
 			want, werr := readWithPqarrow(path, memory.DefaultAllocator)
 			if werr != nil {
 				t.Skipf("pqarrow cannot read it: %v", werr)

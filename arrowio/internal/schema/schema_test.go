@@ -289,12 +289,12 @@ m struct struct<kv: list<kv: struct<k: int32, v: int32, w: int32>>>? def=1 rep=0
       w leaf int32 def=2 rep=1 slot=2 col=2`,
 		},
 		{
-			name: "VARIANT group keeps its annotation",
+			name: "VARIANT group is the variant extension type",
 			elems: []footer.SchemaElement{rootEl(1),
 				groupEl("v", opt, 2, logical(footer.LogicalType{Kind: footer.LogicalVariant, Variant: footer.VariantType{SpecificationVersion: footer.Some(int8(1))}})),
 				leafEl("metadata", req, ba), leafEl("value", opt, ba)},
 			want: `
-v struct struct<metadata: binary, value: binary nullable>? def=1 rep=0 slot=0
+v struct extension<arrow.parquet.variant>? def=1 rep=0 slot=0
   metadata leaf binary def=1 rep=0 slot=0 col=0
   value leaf binary? def=2 rep=0 slot=0 col=1`,
 		},
@@ -425,7 +425,7 @@ func BenchmarkSchemaPlan(b *testing.B) {
 // field id.
 func TestGroupAnnotationMetadata(t *testing.T) {
 	variant := footer.LogicalType{Kind: footer.LogicalVariant, Variant: footer.VariantType{SpecificationVersion: footer.Some(int8(1))}}
-	p := testPlan(t, Options{}, nil, rootEl(2),
+	p := testPlan(t, Options{VariantStorage: true}, nil, rootEl(2),
 		groupEl("v", opt, 2, logical(variant), fieldID(4)), leafEl("metadata", req, footer.TypeByteArray), leafEl("value", req, footer.TypeByteArray),
 		groupEl("f", opt, 1, kind(footer.LogicalFile)), leafEl("uri", opt, footer.TypeByteArray, kind(footer.LogicalString)))
 	want := []arrow.Metadata{
