@@ -11,7 +11,6 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/internal/arrowmem"
-	"github.com/quiverio/quiver/levels"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -50,13 +49,10 @@ type LeafReader struct {
 	// The current data page.
 	page    int // ordinal of the current page within the chunk, for errors
 	pageOff int64
-	Left    int // levels of the current page not consumed yet
-	defs    kernels.RLEDecoder
-	// msbDefs holds the current page's definition levels not consumed yet
-	// when they are BIT_PACKED (decoded into msbScratch); nil for RLE.
-	msbDefs, msbScratch []int16
-	Values              valueDecoder
-	started             bool // values.start ran for the current page
+	Left    int         // levels of the current page not consumed yet
+	defs    levelReader // the current page's definition levels
+	Values  valueDecoder
+	started bool // values.start ran for the current page
 	// placed decodes a page whose values are read straight from the file
 	// (see startPlacedPage), inPlace one whose values are decompressed
 	// straight into the batch (see startDirectPage).
@@ -239,17 +235,8 @@ func (l *LeafReader) fill(out *colOut, n int) error {
 		}
 		k := out.growStep(at, min(n-at, l.Left))
 		present := k
-		switch {
-		case l.node.MaxDef > 0 && l.msbDefs != nil:
-			nulls, err := kernels.LevelsToBitmap(out.validity.Bytes(), at, l.msbDefs[:k], 1)
-			if err != nil {
-				return err
-			}
-			l.msbDefs = l.msbDefs[k:]
-			present = k - nulls
-			out.nulls += nulls
-		case l.node.MaxDef > 0:
-			set, err := l.defs.DecodeBitmap(out.validity.Bytes(), at, k)
+		if l.node.MaxDef > 0 {
+			set, err := l.defs.readBitmap(out.validity.Bytes(), at, k)
 			if err != nil {
 				return err
 			}
@@ -377,8 +364,7 @@ func (l *LeafReader) releaseBuffers() {
 	arrowmem.PutBytes(l.placed.bounce)
 	l.placed.bounce = nil
 	arrowmem.PutBytes(arrowmem.BytesCap(l.idx))
-	arrowmem.PutBytes(arrowmem.BytesCap(l.msbScratch))
-	l.msbScratch = nil
+	l.defs.release()
 	if l.dict != nil {
 		l.dict.release()
 	}
@@ -435,21 +421,8 @@ func (l *LeafReader) usePage(dp page.Data, vd valueDecoder) error {
 	if int64(dp.NumValues) > l.rows {
 		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", errs.ErrCorrupt, dp.NumValues, l.rows)
 	}
-	l.msbDefs = nil
-	switch {
-	case l.node.MaxDef == 0:
-	case dp.LevelEncoding == footer.EncodingRLE:
-		l.defs.Reset(dp.DefLevels, levels.Width(l.node.MaxDef))
-	default:
-		// The deprecated BIT_PACKED levels (old parquet-mr files): split
-		// off exactly numValues levels' bits by splitDataPage, so the
-		// scratch is bounded by the page.
-		if cap(l.msbScratch) < dp.NumValues {
-			arrowmem.PutBytes(arrowmem.BytesCap(l.msbScratch))
-			l.msbScratch = arrowmem.ViewCap[int16](arrowmem.GetBytes(2 * dp.NumValues))
-		}
-		l.msbDefs = l.msbScratch[:dp.NumValues]
-		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.DefLevels, levels.Width(l.node.MaxDef), l.node.MaxDef); err != nil {
+	if l.node.MaxDef > 0 {
+		if err := l.defs.reset(dp.LevelEncoding, dp.DefLevels, dp.NumValues, l.node.MaxDef); err != nil {
 			return err
 		}
 	}

@@ -35,7 +35,7 @@ const levelChunk = 4096
 type nestedLeaf struct {
 	LeafReader
 	maxDef, maxRep int16
-	defs, reps     levelReader
+	reps           levelReader // beside the definition levels, LeafReader.defs
 
 	def, rep []int16 // the levels decoded: the batch's, then the carry
 	carry    int     // start of the carry in def and rep
@@ -218,6 +218,7 @@ func putLevels(s []int16) {
 // Release returns the reader's pooled buffers, its levels included.
 func (l *nestedLeaf) release() {
 	l.LeafReader.Release()
+	l.reps.release()
 	putLevels(l.def)
 	putLevels(l.rep)
 	l.def, l.rep = nil, nil
