@@ -267,13 +267,30 @@ func (l *LeafReader) fill(out *colOut, n int) error {
 	return nil
 }
 
-// nextPage reads pages until the next data page and prepares its levels and
-// values, which fill decodes into out from slot at of a batch of n slots;
-// dictionary pages on the way are decoded, index pages and pages of
-// unknown types are skipped.
+// nextPage reads pages until a data page with levels and prepares its
+// levels and values, which fill decodes into out from slot at of a batch
+// of n slots.
 func (l *LeafReader) nextPage(out *colOut, at, n int) error {
+	var p page.Raw
+	for l.Left == 0 {
+		if err := l.nextDataPage(&p); err != nil {
+			return err
+		}
+		if err := l.startData(&p, out, at, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextDataPage reads pages into p until the next data page (v1 or v2),
+// for flat and nested leaves alike: dictionary pages on the way are
+// decoded, index pages and pages of unknown types are skipped.
+func (l *LeafReader) nextDataPage(p *page.Raw) error {
 	for {
-		p, ok, err := l.Pages.Next()
+		var ok bool
+		var err error
+		*p, ok, err = l.Pages.Next()
 		l.page = l.Pages.Ordinal - 1
 		l.pageOff = p.Offset
 		if err != nil {
@@ -284,19 +301,14 @@ func (l *LeafReader) nextPage(out *colOut, at, n int) error {
 		}
 		switch p.Header.Type {
 		case footer.PageTypeDictionary:
-			if err := l.Pages.Materialize(&p); err != nil {
+			if err := l.Pages.Materialize(p); err != nil {
 				return err
 			}
-			if err := l.readDictionary(&p); err != nil {
+			if err := l.readDictionary(p); err != nil {
 				return err
 			}
 		case footer.PageTypeData, footer.PageTypeDataV2:
-			if err := l.startData(&p, out, at, n); err != nil {
-				return err
-			}
-			if l.Left > 0 {
-				return nil
-			}
+			return nil
 		}
 	}
 }
@@ -403,24 +415,40 @@ func (l *LeafReader) readDictionary(p *page.Raw) error {
 	return nil
 }
 
+// startDataPage starts data page p from the page buffer.
 func (l *LeafReader) startDataPage(p *page.Raw) error {
-	size := int(p.Header.UncompressedPageSize)
-	if size < 0 {
-		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
-	}
-	dp, err := page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
+	dp, err := l.splitPage(p)
 	if err != nil {
 		return err
 	}
 	return l.usePage(dp, nil)
 }
 
-// usePage prepares the levels and values of data page dp. vd decodes its
-// values, or nil for the leaf's decoder of the page's encoding.
+// splitPage decompresses data page p into the page buffer and splits it
+// into its level and value sections.
+func (l *LeafReader) splitPage(p *page.Raw) (page.Data, error) {
+	size := int(p.Header.UncompressedPageSize)
+	if size < 0 {
+		return page.Data{}, fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
+	}
+	return page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
+}
+
+// usePage prepares the levels and values of data page dp of a flat leaf.
+// vd decodes its values, or nil for the leaf's decoder of the page's
+// encoding.
 func (l *LeafReader) usePage(dp page.Data, vd valueDecoder) error {
 	if int64(dp.NumValues) > l.rows {
 		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", errs.ErrCorrupt, dp.NumValues, l.rows)
 	}
+	return l.startPage(&dp, vd)
+}
+
+// startPage prepares the definition levels and the values of data page
+// dp, for flat and nested leaves alike, and sets Left to its level count.
+// vd decodes its values, or nil for the leaf's decoder of the page's
+// encoding, made at the chunk's first page of that encoding.
+func (l *LeafReader) startPage(dp *page.Data, vd valueDecoder) error {
 	if l.node.MaxDef > 0 {
 		if err := l.defs.reset(dp.LevelEncoding, dp.DefLevels, dp.NumValues, l.node.MaxDef); err != nil {
 			return err

@@ -261,69 +261,28 @@ func (l *nestedLeaf) valueHint(n int) int {
 	return int(min(est, 64*float64(l.Pages.ChunkBytes()), 1<<26))
 }
 
-// nextPage reads pages until the next data page and prepares its levels
-// and values; dictionary pages on the way are decoded, other pages are
-// skipped.
+// nextPage reads pages until a data page with levels and prepares its
+// levels and values.
 func (l *nestedLeaf) nextPage() error {
-	for {
-		p, ok, err := l.Pages.Next()
-		l.page = l.Pages.Ordinal - 1
-		l.pageOff = p.Offset
+	var p page.Raw
+	for l.Left == 0 {
+		if err := l.nextDataPage(&p); err != nil {
+			return err
+		}
+		dp, err := l.splitPage(&p)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			return fmt.Errorf("%w: column chunk ended with rows still to read", errs.ErrCorrupt)
-		}
-		switch p.Header.Type {
-		case footer.PageTypeDictionary:
-			if err := l.readDictionary(&p); err != nil {
+		if l.maxRep > 0 {
+			if err := l.reps.reset(dp.LevelEncoding, dp.RepLevels, dp.NumValues, l.maxRep); err != nil {
 				return err
 			}
-		case footer.PageTypeData, footer.PageTypeDataV2:
-			if err := l.startPage(&p); err != nil {
-				return err
-			}
-			if l.Left > 0 {
-				return nil
-			}
 		}
-	}
-}
-
-// startPage prepares data page p: its level readers and value decoder.
-func (l *nestedLeaf) startPage(p *page.Raw) error {
-	size := int(p.Header.UncompressedPageSize)
-	if size < 0 {
-		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
-	}
-	dp, err := page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.maxDef, l.maxRep)
-	if err != nil {
-		return err
-	}
-	if l.maxRep > 0 {
-		if err := l.reps.reset(dp.LevelEncoding, dp.RepLevels, dp.NumValues, l.maxRep); err != nil {
+		if err := l.startPage(&dp, nil); err != nil {
 			return err
 		}
+		l.levelsLeft -= int64(dp.NumValues)
 	}
-	if l.maxDef > 0 {
-		if err := l.defs.reset(dp.LevelEncoding, dp.DefLevels, dp.NumValues, l.maxDef); err != nil {
-			return err
-		}
-	}
-	if l.t.kind != nullTarget {
-		vd := l.decoders.get(dp.Encoding)
-		if vd == nil {
-			if vd, err = newValueDecoder(dp.Encoding, &l.t, l.dict, &l.idx); err != nil {
-				return err
-			}
-			l.decoders.set(dp.Encoding, vd)
-		}
-		l.Values, l.started = vd, false
-		l.pageValues, l.pageCount = dp.Values, dp.NumValues
-	}
-	l.Left = dp.NumValues
-	l.levelsLeft -= int64(dp.NumValues)
 	return nil
 }
 
