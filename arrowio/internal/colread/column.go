@@ -92,6 +92,14 @@ func NewLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", errs.ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
 	}
 	l := leafReaders.Get().(*LeafReader)
+	l.init(node, rg, md, chunk, base, rows, t, opts)
+	l.dec, l.pooled = dec, true
+	return l, nil
+}
+
+// init makes l, a LeafReader not in use, the reader of leaf node of row
+// group rg (see NewLeafReader), decoding into target t.
+func (l *LeafReader) init(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, t target, opts Options) {
 	*l = LeafReader{
 		node:         node,
 		rowGroup:     rg,
@@ -99,15 +107,12 @@ func NewLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		mem:          opts.Mem,
 		t:            t,
 		Pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
-		dec:          dec,
 		page:         -1,
 		rows:         rows,
 		totalRows:    rows,
 		uncompressed: DataBound(md),
 		plain:        valuesPlain(md),
-		pooled:       true,
 	}
-	return l, nil
 }
 
 // leafReaders recycles the flat leaf readers of released row groups: a

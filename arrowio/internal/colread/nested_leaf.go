@@ -55,24 +55,9 @@ func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk
 	if err != nil {
 		return nil, err
 	}
-	return &nestedLeaf{
-		LeafReader: LeafReader{
-			node:         l.Node,
-			rowGroup:     rg,
-			codec:        md.Codec,
-			mem:          opts.Mem,
-			t:            t,
-			Pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
-			page:         -1,
-			rows:         rows,
-			totalRows:    rows,
-			uncompressed: DataBound(md),
-		},
-		maxDef:      l.Node.MaxDef,
-		maxRep:      l.Node.MaxRep,
-		levelsLeft:  md.NumValues,
-		chunkLevels: md.NumValues,
-	}, nil
+	nl := &nestedLeaf{maxDef: l.Node.MaxDef, maxRep: l.Node.MaxRep, levelsLeft: md.NumValues, chunkLevels: md.NumValues}
+	nl.init(l.Node, rg, md, chunk, base, rows, t, opts)
+	return nl, nil
 }
 
 // ReadRows decodes the next n rows: it returns their levels (valid until
