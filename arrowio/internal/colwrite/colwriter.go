@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -59,6 +60,54 @@ type valueWriter interface {
 	// unencodedBytes returns the chunk's BYTE_ARRAY bytes (lengths left
 	// out), and false for other physical types.
 	unencodedBytes() (int64, bool)
+}
+
+// pageEncoding is the part every value writer shares: whether the chunk
+// is (still) dictionary-encoded, the page's dictionary indices while it
+// is, and the encoding of its pages otherwise (from the start, or after
+// fallback). Its fallback is the value writers' valueWriter.fallback.
+type pageEncoding struct {
+	fallbackEnc footer.Encoding
+	dictOn      bool
+	idx         []uint32 // the page's dictionary indices
+}
+
+// startChunk begins a chunk, dictionary-encoded when dict is set.
+func (e *pageEncoding) startChunk(dict bool) {
+	e.dictOn = dict
+	e.idx = e.idx[:0]
+}
+
+// addIndices appends k indices to the page's and returns them, for the
+// dictionary to set.
+func (e *pageEncoding) addIndices(k int) []uint32 {
+	n := len(e.idx)
+	e.idx = growDoubling(e.idx, k)[:n+k]
+	return e.idx[n:]
+}
+
+// indexBytes estimates the encoded size of the page's indices into a
+// dictionary of dictLen values.
+func (e *pageEncoding) indexBytes(dictLen int) int {
+	return len(e.idx)*bits.Len(uint(dictLen))/8 + 1
+}
+
+// fallback switches the chunk to fallbackEnc (see valueWriter).
+func (e *pageEncoding) fallback() { e.dictOn = false }
+
+// endPage is the end of every value writer's flushPage, once the page's
+// statistics are taken: it appends the page's values to dst and returns
+// them with their encoding. A dictionary-encoded page is its indices; any
+// other page is what appendValues, the value writer's own part, appends:
+// its page's values encoded with enc, after which the page is empty.
+func (e *pageEncoding) endPage(dst []byte, appendValues func(dst []byte, enc footer.Encoding) ([]byte, error)) ([]byte, footer.Encoding, error) {
+	if e.dictOn {
+		dst, err := appendIndices(dst, e.idx)
+		e.idx = e.idx[:0]
+		return dst, footer.EncodingRLEDictionary, err
+	}
+	dst, err := appendValues(dst, e.fallbackEnc)
+	return dst, e.fallbackEnc, err
 }
 
 // columnWriter writes the column chunks of one leaf column, one row group
