@@ -290,40 +290,19 @@ func (c *Writer) fallback() error {
 	return nil
 }
 
-// flushPage writes the page being filled, if it holds any slots.
+// flushPage writes the page being filled, if it holds any slots. The
+// chunk's first dictionary-encoded page decides whether the dictionary
+// pays (dictPays); when it does not, the page is written with it and the
+// chunk falls back after it.
 func (c *Writer) flushPage() error {
 	if c.levels == 0 {
 		return nil
 	}
-	var st *footer.Statistics
-	if c.set.PageStats || c.Idx.builder != nil && c.set.Statistics {
-		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
-	}
-	hdrStats := st
-	if !c.set.PageStats {
-		hdrStats = nil
-	}
+	st, hdrStats := c.pageStats()
 	pageStart := len(c.Data)
-	body := c.body[:0]
-	levels, repBytes, rows := 0, 0, c.levels
-	if c.Nested {
-		var defBytes int
-		var err error
-		if body, repBytes, defBytes, err = c.appendNestedLevels(body); err != nil {
-			return err
-		}
-		levels, rows = repBytes+defBytes, c.pageRowsDone
-	} else if c.node.MaxDef > 0 {
-		at := len(body)
-		if c.set.PageVersion == PageV1 {
-			body = append(body, 0, 0, 0, 0)
-		}
-		body = c.defs.appendRLE(body)
-		levels = len(body) - at
-		if c.set.PageVersion == PageV1 {
-			levels -= 4
-			binary.LittleEndian.PutUint32(body[at:], uint32(levels))
-		}
+	body, ls, err := c.appendLevels(c.body[:0])
+	if err != nil {
+		return err
 	}
 	valsAt := len(body)
 	dictPages := c.vals.dictBytes() >= 0
@@ -337,6 +316,86 @@ func (c *Writer) flushPage() error {
 		c.judged = true
 		unpaid = !c.dictPays(c.levels-c.pageNulls, len(body)-valsAt)
 	}
+	if err := c.writeDataPage(body, ls, enc, hdrStats); err != nil {
+		return err
+	}
+	c.numValues += int64(c.levels)
+	c.nulls += int64(c.pageNulls)
+	c.indexPage(st, pageStart, ls.rows)
+	c.startPage()
+	if unpaid {
+		// Later pages go without the dictionary; this one used it.
+		c.vals.fallback()
+		return c.writeDictPage()
+	}
+	return nil
+}
+
+// pageStats returns the statistics the page's values are summed into, st
+// (nil when neither the page header nor the page index takes them), and
+// hdr, st when the page header carries it and nil otherwise.
+func (c *Writer) pageStats() (st, hdr *footer.Statistics) {
+	if c.set.PageStats || c.Idx.builder != nil && c.set.Statistics {
+		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
+	}
+	if c.set.PageStats {
+		hdr = st
+	}
+	return st, hdr
+}
+
+// levelSections describes the level sections at the start of a data
+// page's body.
+type levelSections struct {
+	size    int // bytes of both sections, without v1 length prefixes
+	repSize int // bytes of the repetition levels, the first section
+	rows    int // rows the page holds
+}
+
+// appendLevels appends the page's level sections to body: the
+// repetition and definition levels of a nested leaf, the definition
+// bitmap of a flat optional one, nothing for a required one.
+func (c *Writer) appendLevels(body []byte) ([]byte, levelSections, error) {
+	if c.Nested {
+		return c.appendNestedLevels(body)
+	}
+	ls := levelSections{rows: c.levels}
+	if c.node.MaxDef > 0 {
+		var at int
+		body, at = c.openSection(body)
+		body = c.defs.appendRLE(body)
+		ls.size = c.closeSection(body, at)
+	}
+	return body, ls, nil
+}
+
+// openSection begins a level section at the end of body, behind a
+// 4-byte length on a version 1 page, and returns body with where the
+// section begins, for closeSection.
+func (c *Writer) openSection(body []byte) ([]byte, int) {
+	at := len(body)
+	if c.set.PageVersion == PageV1 {
+		body = append(body, 0, 0, 0, 0)
+	}
+	return body, at
+}
+
+// closeSection ends the level section that began at body[at]: it sets
+// the length of a version 1 page's section and returns the section's
+// size without it.
+func (c *Writer) closeSection(body []byte, at int) int {
+	size := len(body) - at
+	if c.set.PageVersion == PageV1 {
+		size -= 4
+		binary.LittleEndian.PutUint32(body[at:], uint32(size))
+	}
+	return size
+}
+
+// writeDataPage writes body, a data page whose level sections ls
+// describes and whose values are encoded with enc, behind its header
+// (with hdrStats, nil for none).
+func (c *Writer) writeDataPage(body []byte, ls levelSections, enc footer.Encoding, hdrStats *footer.Statistics) error {
 	if c.set.PageVersion == PageV1 {
 		c.dph = footer.DataPageHeader{
 			NumValues:               int32(c.levels),
@@ -346,33 +405,19 @@ func (c *Writer) flushPage() error {
 			Statistics:              hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeData, DataPageHeader: &c.dph}
-		err = c.writePage(&c.Data, body, 0, false, enc)
-	} else {
-		c.dph2 = footer.DataPageHeaderV2{
-			NumValues:                  int32(c.levels),
-			NumNulls:                   int32(c.pageNulls),
-			NumRows:                    int32(rows),
-			Encoding:                   enc,
-			RepetitionLevelsByteLength: int32(repBytes),
-			DefinitionLevelsByteLength: int32(levels - repBytes),
-			Statistics:                 hdrStats,
-		}
-		c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
-		err = c.writePage(&c.Data, body, levels, true, enc)
+		return c.writePage(&c.Data, body, 0, false, enc)
 	}
-	if err != nil {
-		return err
+	c.dph2 = footer.DataPageHeaderV2{
+		NumValues:                  int32(c.levels),
+		NumNulls:                   int32(c.pageNulls),
+		NumRows:                    int32(ls.rows),
+		Encoding:                   enc,
+		RepetitionLevelsByteLength: int32(ls.repSize),
+		DefinitionLevelsByteLength: int32(ls.size - ls.repSize),
+		Statistics:                 hdrStats,
 	}
-	c.numValues += int64(c.levels)
-	c.nulls += int64(c.pageNulls)
-	c.indexPage(st, pageStart, rows)
-	c.startPage()
-	if unpaid {
-		// Later pages go without the dictionary; this one used it.
-		c.vals.fallback()
-		return c.writeDictPage()
-	}
-	return nil
+	c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
+	return c.writePage(&c.Data, body, ls.size, true, enc)
 }
 
 // dictPays reports whether the chunk's first dictionary-encoded page, of

@@ -1,7 +1,6 @@
 package colwrite
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -202,33 +201,31 @@ func levelCounts(h []int64, maxLevel int16) []int64 {
 }
 
 // appendNestedLevels appends the page's repetition and definition level
-// sections to body (each after a 4-byte length on a version 1 page) and
-// returns the sizes of the two sections without prefixes.
-func (c *Writer) appendNestedLevels(body []byte) (out []byte, repBytes, defBytes int, err error) {
-	section := func(body []byte, lv []int16, max int16) ([]byte, int, error) {
-		if max == 0 {
-			return body, 0, nil
-		}
-		at := len(body)
-		if c.set.PageVersion == PageV1 {
-			body = append(body, 0, 0, 0, 0)
-		}
-		start := len(body)
-		body, err := kernels.AppendRLE(body, lv, levels.Width(max))
-		if err != nil {
-			return nil, 0, fmt.Errorf("column %q: %w", c.Path, err)
-		}
-		size := len(body) - start
-		if c.set.PageVersion == PageV1 {
-			binary.LittleEndian.PutUint32(body[at:], uint32(size))
-		}
-		return body, size, nil
+// sections to body (see appendLevels).
+func (c *Writer) appendNestedLevels(body []byte) ([]byte, levelSections, error) {
+	ls := levelSections{rows: c.pageRowsDone}
+	var err error
+	if body, ls.repSize, err = c.appendLevelSection(body, c.repLv, c.node.MaxRep); err != nil {
+		return nil, ls, err
 	}
-	if body, repBytes, err = section(body, c.repLv, c.node.MaxRep); err != nil {
-		return nil, 0, 0, err
+	var defSize int
+	if body, defSize, err = c.appendLevelSection(body, c.defLv, c.node.MaxDef); err != nil {
+		return nil, ls, err
 	}
-	if body, defBytes, err = section(body, c.defLv, c.node.MaxDef); err != nil {
-		return nil, 0, 0, err
+	ls.size = ls.repSize + defSize
+	return body, ls, nil
+}
+
+// appendLevelSection appends levels lv of at most max, RLE-encoded, as a
+// level section (none when max is 0) and returns its size.
+func (c *Writer) appendLevelSection(body []byte, lv []int16, max int16) ([]byte, int, error) {
+	if max == 0 {
+		return body, 0, nil
 	}
-	return body, repBytes, defBytes, nil
+	body, at := c.openSection(body)
+	body, err := kernels.AppendRLE(body, lv, levels.Width(max))
+	if err != nil {
+		return nil, 0, fmt.Errorf("column %q: %w", c.Path, err)
+	}
+	return body, c.closeSection(body, at), nil
 }
