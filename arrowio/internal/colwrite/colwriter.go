@@ -258,17 +258,26 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		}
 		c.levels += j - i
 		c.pageNulls += j - i - nonNull
-		if c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows) {
-			if err := c.flushPage(); err != nil {
-				return err
-			}
-		}
-		if db := c.vals.dictBytes(); db >= c.set.DictLimit {
-			if err := c.fallback(); err != nil {
-				return err
-			}
+		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows)
+		if err := c.endMiniBatch(full); err != nil {
+			return err
 		}
 		i = j
+	}
+	return nil
+}
+
+// endMiniBatch ends a mini-batch of a flat or nested leaf: it writes the
+// page when full is set, and ends dictionary encoding once the
+// dictionary reaches its size limit.
+func (c *Writer) endMiniBatch(full bool) error {
+	if full {
+		if err := c.flushPage(); err != nil {
+			return err
+		}
+	}
+	if c.vals.dictBytes() >= c.set.DictLimit {
+		return c.fallback()
 	}
 	return nil
 }

@@ -129,43 +129,23 @@ func (c *Writer) WriteNested(col levels.Column) error {
 	if rep != nil && len(rep) != n {
 		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.Path, len(rep), n)
 	}
-	maxDef := c.node.MaxDef
-	c.pageDefHist = levelCounts(c.pageDefHist, maxDef)
+	c.pageDefHist = levelCounts(c.pageDefHist, c.node.MaxDef)
 	c.pageRepHist = levelCounts(c.pageRepHist, c.node.MaxRep)
-	c.batchHist = levelCounts(c.batchHist, max(maxDef, c.node.MaxRep))
+	c.batchHist = levelCounts(c.batchHist, max(c.node.MaxDef, c.node.MaxRep))
 	v := 0 // values written
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch)
 		for rep != nil && j < n && rep[j] != 0 {
 			j++
 		}
-		// The batch's values are its levels at maxDef, and its rows its
-		// zero repetition levels.
-		present, rows := j-i, j-i
-		if maxDef > 0 {
-			b := c.batchHist[:maxDef+1]
-			clear(b)
-			levels.AddCounts(b, def[i:j])
-			for d, k := range b {
-				c.pageDefHist[d] += k
-				c.defHist[d] += k
-			}
-			present = int(b[maxDef])
-		}
+		var repBatch []int16
 		if rep != nil {
-			b := c.batchHist[:c.node.MaxRep+1]
-			clear(b)
-			levels.AddCounts(b, rep[i:j])
-			for r, k := range b {
-				c.pageRepHist[r] += k
-			}
-			rows = int(b[0])
-			c.repLv = append(c.repLv, rep[i:j]...)
+			repBatch = rep[i:j]
 		}
+		present, rows := c.addNestedLevels(def[i:j], repBatch)
 		if v+present > vals.Len() {
 			return fmt.Errorf("%w: column %q: levels give more than its %d values", errs.ErrUnsupported, c.Path, vals.Len())
 		}
-		c.defLv = append(c.defLv, def[i:j]...)
 		if err := c.vals.put(v, v+present, nil, 0, present); err != nil {
 			return fmt.Errorf("column %q: %w", c.Path, err)
 		}
@@ -173,15 +153,9 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		c.levels += j - i
 		c.pageNulls += j - i - present
 		c.pageRowsDone += rows
-		if c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows) {
-			if err := c.flushPage(); err != nil {
-				return err
-			}
-		}
-		if db := c.vals.dictBytes(); db >= c.set.DictLimit {
-			if err := c.fallback(); err != nil {
-				return err
-			}
+		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows)
+		if err := c.endMiniBatch(full); err != nil {
+			return err
 		}
 		i = j
 	}
@@ -189,6 +163,37 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.Path, v, vals.Len())
 	}
 	return nil
+}
+
+// addNestedLevels adds the levels of a mini-batch of whole rows to the
+// page (rep nil when the leaf repeats nowhere) and to the level
+// histograms, and returns how many of its entries hold a value (those at
+// the maximum definition level) and how many rows it holds (its
+// repetition levels 0).
+func (c *Writer) addNestedLevels(def, rep []int16) (present, rows int) {
+	present, rows = len(def), len(def)
+	if maxDef := c.node.MaxDef; maxDef > 0 {
+		b := c.batchHist[:maxDef+1]
+		clear(b)
+		levels.AddCounts(b, def)
+		for d, k := range b {
+			c.pageDefHist[d] += k
+			c.defHist[d] += k
+		}
+		present = int(b[maxDef])
+	}
+	if rep != nil {
+		b := c.batchHist[:c.node.MaxRep+1]
+		clear(b)
+		levels.AddCounts(b, rep)
+		for r, k := range b {
+			c.pageRepHist[r] += k
+		}
+		rows = int(b[0])
+		c.repLv = append(c.repLv, rep...)
+	}
+	c.defLv = append(c.defLv, def...)
+	return present, rows
 }
 
 // levelCounts returns h as counts of the levels 0 to maxLevel, kept when
