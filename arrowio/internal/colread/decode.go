@@ -269,13 +269,19 @@ func (d *dictDecoder) start(src []byte, count int) error {
 }
 
 func (d *dictDecoder) next(out *colOut, at, k int) error {
-	if cap(*d.idx) < k {
-		arrowmem.PutBytes(arrowmem.BytesCap(*d.idx))
-		*d.idx = arrowmem.ViewCap[uint32](arrowmem.GetBytes(4 * k))
-	}
-	idx := (*d.idx)[:k]
+	idx := d.indices(k)
 	if _, err := d.dec.DecodeUint32(idx); err != nil {
 		return err
 	}
 	return d.dict.gather(out, at, idx)
+}
+
+// indices returns k indices of the leaf's index scratch, which it grows
+// from the byte pools when short.
+func (d *dictDecoder) indices(k int) []uint32 {
+	if cap(*d.idx) < k {
+		arrowmem.PutBytes(arrowmem.BytesCap(*d.idx))
+		*d.idx = arrowmem.ViewCap[uint32](arrowmem.GetBytes(4 * k))
+	}
+	return (*d.idx)[:k]
 }
