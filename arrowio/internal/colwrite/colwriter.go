@@ -29,7 +29,7 @@ const miniBatch = 1024
 // the min/max statistics. Its methods are called once per mini-batch or
 // page, never per value.
 type valueWriter interface {
-	// StartChunk begins a column chunk, dictionary-encoded when dict is set.
+	// startChunk begins a column chunk, dictionary-encoded when dict is set.
 	startChunk(dict bool)
 	// bind makes slots [lo, hi) of arr the slots put reads (put's slot i is
 	// arr's slot lo+i) and returns their validity: a bitmap (nil when every
@@ -49,7 +49,7 @@ type valueWriter interface {
 	dictBytes() int
 	// dictLen returns the number of values in the dictionary.
 	dictLen() int
-	// DictPage appends the dictionary's PLAIN values to dst and returns
+	// dictPage appends the dictionary's PLAIN values to dst and returns
 	// them with the number of values.
 	dictPage(dst []byte) ([]byte, int)
 	// fallback switches the chunk to the non-dictionary encoding. The page
@@ -110,7 +110,7 @@ func (e *pageEncoding) endPage(dst []byte, appendValues func(dst []byte, enc foo
 	return dst, e.fallbackEnc, err
 }
 
-// columnWriter writes the column chunks of one leaf column, one row group
+// Writer writes the column chunks of one leaf column, one row group
 // after another, into memory: the row group's chunks are written out once
 // all of them are encoded, so chunks can be encoded concurrently and the
 // output does not depend on the order they finish in.
@@ -119,14 +119,14 @@ func (e *pageEncoding) endPage(dst []byte, appendValues func(dst []byte, enc foo
 // takes its definition levels from the Arrow validity bitmap; a leaf below
 // a nested field takes the definition and repetition levels the levels
 // package shreds, with its dense values, and cuts pages only where a
-// repetition level is 0 (writeNested, nested_write.go).
+// repetition level is 0 (WriteNested, nested_write.go).
 type Writer struct {
-	node  *footer.Node
-	Path  string
-	set   Settings
-	order statOrder
-	vals  valueWriter
-	Comp  *codec.Compressor // the compressor of the goroutine encoding the chunk
+	node       *footer.Node
+	Path       string // the leaf's dotted path, for errors
+	set        Settings
+	order      statOrder
+	vals       valueWriter
+	Compressor *codec.Compressor // the compressor of the goroutine encoding the chunk
 	// snappy holds the column's snappy encoder choices (dictionary pages,
 	// data pages by encoding), carried from page to page and from chunk to
 	// chunk.
@@ -136,8 +136,9 @@ type Writer struct {
 	defs      defBitmap
 	levels    int // level entries (slots, nulls included)
 	pageNulls int
-	// A leaf below a nested field (nested_write.go) keeps its page's
-	// levels as they are, and counts the rows they start.
+	// Nested marks a leaf below a nested field, written with WriteNested:
+	// its page keeps the levels as they are (defLv, repLv) and counts the
+	// rows they start.
 	Nested       bool
 	defLv, repLv []int16
 	pageRowsDone int
@@ -147,7 +148,7 @@ type Writer struct {
 
 	// The chunk being written.
 	DictPage     []byte // the dictionary page, header included, or empty
-	Data         []byte // the data pages, headers included
+	DataPages    []byte // the data pages, headers included
 	dictChunk    bool   // the chunk began dictionary-encoded
 	numValues    int64
 	nulls        int64
@@ -159,7 +160,7 @@ type Writer struct {
 	// dictionary pays (see dictPays); judged is set once it has.
 	judged bool
 	// The page index and bloom filter of the chunk (pageindex_write.go).
-	Idx chunkIndex
+	idx chunkIndex
 
 	// Reused scratch.
 	body, packed []byte
@@ -174,8 +175,10 @@ type Writer struct {
 	Crypt *PageSealer
 }
 
-// newColumnWriter returns the writer of leaf n, whose values come from
-// Arrow arrays of type dt.
+// NewWriter returns the writer of leaf n, whose values come from Arrow
+// arrays of type dt. Before it writes a chunk, the caller sets
+// Compressor, Nested for a leaf below a nested field, and Crypt for an
+// encrypted column.
 func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error) {
 	if dt.ID() == arrow.NULL {
 		set.Dictionary = false // nothing to put in one
@@ -194,7 +197,7 @@ func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error)
 
 // StartChunk begins a new column chunk.
 func (c *Writer) StartChunk() {
-	c.DictPage, c.Data = c.DictPage[:0], c.Data[:0]
+	c.DictPage, c.DataPages = c.DictPage[:0], c.DataPages[:0]
 	c.dictChunk = c.set.Dictionary
 	c.numValues, c.nulls, c.uncompressed = 0, 0, 0
 	c.encStats = c.encStats[:0]
@@ -308,7 +311,7 @@ func (c *Writer) flushPage() error {
 		return nil
 	}
 	st, hdrStats := c.pageStats()
-	pageStart := len(c.Data)
+	pageStart := len(c.DataPages)
 	body, ls, err := c.appendLevels(c.body[:0])
 	if err != nil {
 		return err
@@ -344,7 +347,7 @@ func (c *Writer) flushPage() error {
 // (nil when neither the page header nor the page index takes them), and
 // hdr, st when the page header carries it and nil otherwise.
 func (c *Writer) pageStats() (st, hdr *footer.Statistics) {
-	if c.set.PageStats || c.Idx.builder != nil && c.set.Statistics {
+	if c.set.PageStats || c.idx.builder != nil && c.set.Statistics {
 		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
 	}
 	if c.set.PageStats {
@@ -414,7 +417,7 @@ func (c *Writer) writeDataPage(body []byte, ls levelSections, enc footer.Encodin
 			Statistics:              hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeData, DataPageHeader: &c.dph}
-		return c.writePage(&c.Data, body, 0, false, enc)
+		return c.writePage(&c.DataPages, body, 0, false, enc)
 	}
 	c.dph2 = footer.DataPageHeaderV2{
 		NumValues:                  int32(c.levels),
@@ -426,7 +429,7 @@ func (c *Writer) writeDataPage(body []byte, ls levelSections, enc footer.Encodin
 		Statistics:                 hdrStats,
 	}
 	c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
-	return c.writePage(&c.Data, body, ls.size, true, enc)
+	return c.writePage(&c.DataPages, body, ls.size, true, enc)
 }
 
 // dictPays reports whether the chunk's first dictionary-encoded page, of
@@ -466,9 +469,9 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	}
 	out, compressed := body, false
 	if c.set.Codec != footer.CodecUncompressed {
-		c.Comp.Snappy = c.snappy.Of(c.hdr.Type, enc)
-		packed, err := c.Comp.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
-		c.Comp.Snappy = nil
+		c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
+		packed, err := c.Compressor.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
+		c.Compressor.Snappy = nil
 		c.packed = packed
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Path, err)
@@ -488,7 +491,7 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	}
 	c.hdr.UncompressedPageSize = int32(len(body))
 	c.hdr.CompressedPageSize = int32(len(out))
-	if c.set.Crc {
+	if c.set.CRC {
 		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(out)))
 	}
 	before := len(*dst)
@@ -513,7 +516,8 @@ func (c *Writer) countPage(t footer.PageType, enc footer.Encoding) {
 
 // FinishChunk writes the last page and the dictionary page and returns the
 // chunk's metadata, with offsets relative to the chunk's first byte
-// (finalized by [columnWriter.place]).
+// (finalized by [Place]). The chunk's bytes are DictPage then DataPages;
+// TakeModules has its page indexes and bloom filter.
 func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 	if err := c.flushPage(); err != nil {
 		return nil, err
@@ -529,7 +533,7 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 		Codec:                 c.set.Codec,
 		NumValues:             c.numValues,
 		TotalUncompressedSize: c.uncompressed,
-		TotalCompressedSize:   int64(len(c.DictPage) + len(c.Data)),
+		TotalCompressedSize:   int64(len(c.DictPage) + len(c.DataPages)),
 		DataPageOffset:        int64(len(c.DictPage)),
 		EncodingStats:         append([]footer.PageEncodingStats(nil), c.encStats...),
 	}

@@ -41,7 +41,7 @@ func (c *Writer) reservePlain(arr arrow.Array, lo, hi int) {
 	}
 	// Definition levels, page headers and the odd short page.
 	size += n/4 + 4096
-	if cap(c.Data)-len(c.Data) < size {
-		c.Data = slices.Grow(c.Data, size)
+	if cap(c.DataPages)-len(c.DataPages) < size {
+		c.DataPages = slices.Grow(c.DataPages, size)
 	}
 }

@@ -18,17 +18,17 @@ import (
 // map): the levels package shreds each batch's column into the levels and
 // dense values of its leaves, whose column writers encode them.
 type NestedFieldWriter struct {
-	Field    int // the field's index in the Arrow schema
-	First    int // the column writer of its first leaf
-	Shredder *levels.Shredder
-	Cols     []levels.Column // the row group being written, one per leaf
+	Field       int              // the field's index in the Arrow schema
+	FirstColumn int              // the index of the column writer of its first leaf
+	Shredder    *levels.Shredder // the field's shredder, from the plan WritePlan returns
+	Columns     []levels.Column  // the row group being written, one per leaf (see Shred)
 }
 
 // NestedLeafType is one leaf of a nested field being written: its Parquet
 // node and the Arrow type of its dense values.
 type NestedLeafType struct {
-	Node *footer.Node
-	Type arrow.DataType
+	Node *footer.Node   // the leaf's Parquet node
+	Type arrow.DataType // the Arrow type of the leaf's dense values
 }
 
 // WritePlan returns the levels plan of Arrow field f written as Parquet
@@ -95,7 +95,7 @@ func WritePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]NestedLeafTy
 }
 
 // Shred shreds rows [lo, hi) of arr into the leaves' levels and dense
-// values, which stay in w.cols until release.
+// values, which stay in w.Columns until Release.
 func (w *NestedFieldWriter) Shred(arr arrow.Array, lo, hi int) error {
 	sl := array.NewSlice(arr, int64(lo), int64(hi))
 	defer sl.Release()
@@ -103,16 +103,16 @@ func (w *NestedFieldWriter) Shred(arr arrow.Array, lo, hi int) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", errs.ErrUnsupported, err)
 	}
-	w.Cols = cols
+	w.Columns = cols
 	return nil
 }
 
 // Release drops the values of the row group written.
 func (w *NestedFieldWriter) Release() {
-	for _, c := range w.Cols {
+	for _, c := range w.Columns {
 		c.Values.Release()
 	}
-	w.Cols = nil
+	w.Columns = nil
 }
 
 // WriteNested writes the entries of a leaf below a nested field: their
