@@ -19,7 +19,7 @@ import (
 	"github.com/quiverio/quiver/kernels"
 )
 
-// readerOptions are what the column readers take from ReadOptions.
+// Options are what the column readers take from arrowio.ReadOptions.
 type Options struct {
 	Mem       memory.Allocator // the memory of the returned arrays
 	VerifyCRC bool             // check page CRCs and codec checksums
@@ -36,6 +36,8 @@ type LeafReader struct {
 	mem      memory.Allocator
 	t        target
 
+	// Pages walks the chunk's pages: the chunk in memory, or read from
+	// the file as it goes (page.Iterator.AttachFile, when ReadsFromFile).
 	Pages   page.Iterator
 	dec     *codec.Decompressor
 	pageBuf []byte
@@ -51,8 +53,10 @@ type LeafReader struct {
 	pageOff int64
 	Left    int         // levels of the current page not consumed yet
 	defs    levelReader // the current page's definition levels
-	Values  valueDecoder
-	started bool // values.start ran for the current page
+	// ValueDecoder decodes the current page's values: the leaf's decoder
+	// of the page's encoding, or one of the page kinds below.
+	ValueDecoder valueDecoder
+	started      bool // ValueDecoder.start ran for the current page
 	// placed decodes a page whose values are read straight from the file
 	// (see startPlacedPage), inPlace one whose values are decompressed
 	// straight into the batch (see startDirectPage).
@@ -75,8 +79,8 @@ type LeafReader struct {
 	// ChunkBuf is the chunk's pooled buffer when the leaf owns it (see
 	// attach), returned with the leaf's other buffers.
 	ChunkBuf []byte
-	// pooled marks a reader from newLeafReader, which release hands back
-	// to leafReaders; a leafReader embedded in a nestedLeaf is not.
+	// pooled marks a reader from NewLeafReader, which Release hands back
+	// to leafReaders; a LeafReader embedded in a nestedLeaf is not.
 	pooled bool
 }
 
@@ -252,12 +256,12 @@ func (l *LeafReader) fill(out *colOut, n int) error {
 			if !l.started {
 				// Started on the first value: an all-null page may carry an
 				// empty or degenerate values section.
-				if err := l.Values.start(l.pageValues, l.pageCount); err != nil {
+				if err := l.ValueDecoder.start(l.pageValues, l.pageCount); err != nil {
 					return err
 				}
 				l.started = true
 			}
-			if err := l.Values.next(out, at, present); err != nil {
+			if err := l.ValueDecoder.next(out, at, present); err != nil {
 				return err
 			}
 		}
@@ -475,7 +479,7 @@ func (l *LeafReader) startPage(dp *page.Data, vd valueDecoder) error {
 			}
 			l.decoders.set(dp.Encoding, vd)
 		}
-		l.Values, l.started = vd, false
+		l.ValueDecoder, l.started = vd, false
 		l.pageValues, l.pageCount = dp.Values, dp.NumValues
 	}
 	l.Left = dp.NumValues

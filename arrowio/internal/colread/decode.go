@@ -52,7 +52,7 @@ type scratchHolder interface {
 	releaseScratch()
 }
 
-// Release returns the decoders' pooled scratch and forgets the decoders,
+// release returns the decoders' pooled scratch and forgets the decoders,
 // when the leaf's chunk is done: the next chunk's decoders take the
 // scratch from the pool instead of allocating their own.
 func (d *valueDecoders) release() {
@@ -165,7 +165,7 @@ func (d *plainBinary[O]) next(out *colOut, at, k int) error {
 	offsets := offsetsOf[O](out)[at : at+k+1]
 	// The k values take at most the page's bytes left less their 4-byte
 	// lengths. They are first decoded into the room the buffer has, which
-	// the batch's estimate (leafReader.dataHint) makes enough as a rule:
+	// the batch's estimate (LeafReader.dataHint) makes enough as a rule:
 	// asking for that bound instead would grow the buffer for every batch
 	// that ends inside a page. Should the room run short, the values'
 	// exact size is summed and the buffer grown to it at the batch's rate.

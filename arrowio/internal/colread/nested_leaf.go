@@ -49,7 +49,7 @@ type nestedLeaf struct {
 }
 
 // newNestedLeaf prepares to read leaf l of a nested field from its column
-// chunk (see newLeafReader for the arguments).
+// chunk (see NewLeafReader for the arguments).
 func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, opts Options) (*nestedLeaf, error) {
 	t, err := NewTarget(l.Node, l.Field.Type)
 	if err != nil {
@@ -60,7 +60,7 @@ func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk
 	return nl, nil
 }
 
-// ReadRows decodes the next n rows: it returns their levels (valid until
+// readRows decodes the next n rows: it returns their levels (valid until
 // the next call; rep is nil for a leaf without repetition) and their dense
 // values, which the caller releases.
 func (l *nestedLeaf) readRows(n int) (def, rep []int16, vals arrow.Array, err error) {
@@ -200,7 +200,7 @@ func putLevels(s []int16) {
 	}
 }
 
-// Release returns the reader's pooled buffers, its levels included.
+// release returns the reader's pooled buffers, its levels included.
 func (l *nestedLeaf) release() {
 	l.LeafReader.Release()
 	l.reps.release()
@@ -220,13 +220,13 @@ func (l *nestedLeaf) decodeValues(out *colOut, at, from, to int) (int, error) {
 		return k, nil
 	}
 	if !l.started {
-		if err := l.Values.start(l.pageValues, l.pageCount); err != nil {
+		if err := l.ValueDecoder.start(l.pageValues, l.pageCount); err != nil {
 			return 0, err
 		}
 		l.started = true
 	}
 	growColOut(out, at+k)
-	return k, l.Values.next(out, at, k)
+	return k, l.ValueDecoder.next(out, at, k)
 }
 
 // valueHint guesses how many values n rows hold, to size the first

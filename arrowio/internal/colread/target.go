@@ -63,7 +63,9 @@ func physicalWidth(n *footer.Node) int {
 }
 
 // NewTarget decides how leaf n decodes into Arrow type dt, or returns an
-// error wrapping ErrUnsupported when no conversion exists.
+// error wrapping ErrUnsupported when no conversion exists. The readers
+// make their own; callers outside the package use it to check a
+// projection before reading.
 func NewTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 	if d, ok := dt.(*arrow.DictionaryType); ok {
 		return newDictTarget(n, d)
@@ -335,7 +337,7 @@ func intervalToMonthDayNano(dst, src []byte, n int) {
 	}
 }
 
-// julianUnixEpoch is the Julian day number of 1970-01-01, the day INT96
+// JulianUnixEpoch is the Julian day number of 1970-01-01, the day INT96
 // timestamps count from.
 const JulianUnixEpoch = 2_440_588
 
