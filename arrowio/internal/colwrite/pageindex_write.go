@@ -181,7 +181,7 @@ func (c *Writer) startIndex() {
 }
 
 // indexPage records the data page just written: it starts at pageStart
-// in c.data, holds rows rows, and st (nil without statistics) has its
+// in c.DataPages, holds rows rows, and st (nil without statistics) has its
 // bounds.
 func (c *Writer) indexPage(st *footer.Statistics, pageStart, rows int) {
 	first := c.idx.rows
