@@ -547,16 +547,39 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 		md.Encodings = appendUnique(md.Encodings, footer.EncodingRLE)
 	}
 	if c.set.Statistics {
-		st := &footer.Statistics{NullCount: footer.Some(c.nulls)}
-		c.vals.chunkStats(st)
-		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
-			// Every value went through the dictionary: its size is the
-			// number of distinct values (floats are keyed by their bits,
-			// which can tell equal values apart).
-			st.DistinctCount = footer.Some(int64(c.dictCount))
-		}
-		md.Statistics = st
+		md.Statistics = c.chunkStatistics()
 	}
+	md.SizeStatistics = c.sizeStatistics()
+	c.finishIndex()
+	return md, nil
+}
+
+// chunkStatistics returns the finished chunk's statistics.
+func (c *Writer) chunkStatistics() *footer.Statistics {
+	st := &footer.Statistics{NullCount: footer.Some(c.nulls)}
+	c.vals.chunkStats(st)
+	if n, ok := c.distinctValues(); ok {
+		st.DistinctCount = footer.Some(n)
+	}
+	return st
+}
+
+// distinctValues returns the number of distinct values of the finished
+// chunk when its dictionary tells it: every value went through the
+// dictionary, whose size is then that number. Floats are keyed by their
+// bits, which can tell equal values apart, so their dictionary does not
+// tell it.
+func (c *Writer) distinctValues() (int64, bool) {
+	if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
+		return int64(c.dictCount), true
+	}
+	return 0, false
+}
+
+// sizeStatistics returns the finished chunk's size statistics, or nil
+// when it has none: the BYTE_ARRAY bytes and the definition level
+// histogram.
+func (c *Writer) sizeStatistics() *footer.SizeStatistics {
 	size := &footer.SizeStatistics{}
 	if b, ok := c.vals.unencodedBytes(); ok {
 		size.UnencodedByteArrayDataBytes = footer.Some(b)
@@ -564,11 +587,10 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 	if len(c.defHist) > 0 {
 		size.DefinitionLevelHistogram = append([]int64(nil), c.defHist...)
 	}
-	if size.UnencodedByteArrayDataBytes.Set || size.DefinitionLevelHistogram != nil {
-		md.SizeStatistics = size
+	if !size.UnencodedByteArrayDataBytes.Set && size.DefinitionLevelHistogram == nil {
+		return nil
 	}
-	c.finishIndex()
-	return md, nil
+	return size
 }
 
 // appendUnique appends e to list unless it is there.

@@ -223,9 +223,9 @@ func (c *Writer) finishIndex() {
 		c.idx.ColumnIndex, c.idx.OffsetIndex = c.idx.builder.Finish(int64(len(c.DictPage)))
 	}
 	if c.idx.sink != nil {
-		distinct := int64(-1)
-		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
-			distinct = int64(c.dictCount) // every value went through the dictionary
+		distinct, ok := c.distinctValues()
+		if !ok {
+			distinct = -1
 		}
 		c.idx.Bloom = c.idx.sink.filter(c.set.Bloom, distinct)
 	}
