@@ -65,7 +65,7 @@ func checkDirect(t *testing.T, desc string, file []byte, v2 bool) {
 	for c, f := range rd.Schema().Fields() {
 		l := g.Leaves[c].(*colread.LeafReader)
 		want := l.CopiesValues() && (v2 || !f.Nullable)
-		if _, direct := l.Values.(*colread.InPlace); direct != want {
+		if _, direct := l.ValueDecoder.(*colread.InPlace); direct != want {
 			t.Errorf("%s: column %s (%s) decompressed into the batch: %v, want %v", desc, f.Name, f.Type, direct, want)
 		}
 	}
@@ -127,7 +127,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 		arr.Release()
 		t.Fatal("read a page whose levels count more values than it holds")
 	}
-	if _, direct := l.Values.(*colread.InPlace); !direct || !isFileError(err) {
+	if _, direct := l.ValueDecoder.(*colread.InPlace); !direct || !isFileError(err) {
 		t.Errorf("decompressed into the batch: %v; error: %v", direct, err)
 	}
 }

@@ -124,7 +124,7 @@ func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error)
 			if err != nil {
 				return nil, fmt.Errorf("%w: field %q: %w", errs.ErrUnsupported, f.Name, err)
 			}
-			wr.nested = append(wr.nested, &colwrite.NestedFieldWriter{Field: i, First: len(wr.cols), Shredder: sh})
+			wr.nested = append(wr.nested, &colwrite.NestedFieldWriter{Field: i, FirstColumn: len(wr.cols), Shredder: sh})
 		}
 		for _, l := range leaves {
 			set, err := opts.resolve(l.Node)
@@ -249,13 +249,13 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 		if err := nw.Shred(rec.Column(nw.Field), lo, hi); err != nil {
 			return fmt.Errorf("field %q: %w", w.schema.Field(nw.Field).Name, err)
 		}
-		for k := range nw.Cols {
-			leafCol[nw.First+k] = &nw.Cols[k]
+		for k := range nw.Columns {
+			leafCol[nw.FirstColumn+k] = &nw.Columns[k]
 		}
 	}
 	encode := func(i int, comp *codec.Compressor) {
 		c := w.cols[i]
-		c.Comp = comp
+		c.Compressor = comp
 		if errs[i] = w.startEncryption(c, i); errs[i] != nil {
 			return
 		}
@@ -268,7 +268,7 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 		if errs[i] == nil {
 			mds[i], errs[i] = c.FinishChunk()
 		}
-		c.Comp = nil
+		c.Compressor = nil
 	}
 	if len(w.comps) == 1 {
 		for i := range w.cols {
@@ -296,7 +296,7 @@ func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
 		if err := w.write(c.DictPage); err != nil {
 			return err
 		}
-		if err := w.write(c.Data); err != nil {
+		if err := w.write(c.DataPages); err != nil {
 			return err
 		}
 		md := mds[i]

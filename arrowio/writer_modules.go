@@ -17,8 +17,7 @@ func (w *Writer) keepModules(rg int, c *colwrite.Writer, base int64) {
 	for len(w.modules) <= rg {
 		w.modules = append(w.modules, nil)
 	}
-	m := c.Idx.ChunkModules
-	c.Idx.ChunkModules = colwrite.ChunkModules{}
+	m := c.TakeModules()
 	if m.OffsetIndex != nil {
 		for i := range m.OffsetIndex.PageLocations {
 			m.OffsetIndex.PageLocations[i].Offset += base

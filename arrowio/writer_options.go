@@ -150,7 +150,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (colwrite.Settings, error) {
 		PageSize:    positiveOr(o.DataPageSize, DefaultDataPageSize),
 		PageRows:    max(o.DataPageRows, 0),
 		PageVersion: o.PageVersion,
-		Crc:         !o.DisableCRC,
+		CRC:         !o.DisableCRC,
 		PageIndex:   !o.DisablePageIndex,
 	}
 	if s.Truncate == 0 {

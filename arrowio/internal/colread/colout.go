@@ -128,7 +128,7 @@ func (o *colOut) resize(slots int) {
 	}
 }
 
-// Release frees the buffers; the colOut is not used afterwards.
+// release frees the buffers; the colOut is not used afterwards.
 func (o *colOut) release() {
 	for _, b := range []*memory.Buffer{o.validity, o.values, o.data} {
 		if b != nil {

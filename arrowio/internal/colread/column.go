@@ -11,7 +11,6 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/internal/arrowmem"
-	"github.com/quiverio/quiver/levels"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -20,7 +19,7 @@ import (
 	"github.com/quiverio/quiver/kernels"
 )
 
-// readerOptions are what the column readers take from ReadOptions.
+// Options are what the column readers take from arrowio.ReadOptions.
 type Options struct {
 	Mem       memory.Allocator // the memory of the returned arrays
 	VerifyCRC bool             // check page CRCs and codec checksums
@@ -37,6 +36,8 @@ type LeafReader struct {
 	mem      memory.Allocator
 	t        target
 
+	// Pages walks the chunk's pages: the chunk in memory, or read from
+	// the file as it goes (page.Iterator.AttachFile, when ReadsFromFile).
 	Pages   page.Iterator
 	dec     *codec.Decompressor
 	pageBuf []byte
@@ -50,13 +51,12 @@ type LeafReader struct {
 	// The current data page.
 	page    int // ordinal of the current page within the chunk, for errors
 	pageOff int64
-	Left    int // levels of the current page not consumed yet
-	defs    kernels.RLEDecoder
-	// msbDefs holds the current page's definition levels not consumed yet
-	// when they are BIT_PACKED (decoded into msbScratch); nil for RLE.
-	msbDefs, msbScratch []int16
-	Values              valueDecoder
-	started             bool // values.start ran for the current page
+	Left    int         // levels of the current page not consumed yet
+	defs    levelReader // the current page's definition levels
+	// ValueDecoder decodes the current page's values: the leaf's decoder
+	// of the page's encoding, or one of the page kinds below.
+	ValueDecoder valueDecoder
+	started      bool // ValueDecoder.start ran for the current page
 	// placed decodes a page whose values are read straight from the file
 	// (see startPlacedPage), inPlace one whose values are decompressed
 	// straight into the batch (see startDirectPage).
@@ -79,8 +79,8 @@ type LeafReader struct {
 	// ChunkBuf is the chunk's pooled buffer when the leaf owns it (see
 	// attach), returned with the leaf's other buffers.
 	ChunkBuf []byte
-	// pooled marks a reader from newLeafReader, which release hands back
-	// to leafReaders; a leafReader embedded in a nestedLeaf is not.
+	// pooled marks a reader from NewLeafReader, which Release hands back
+	// to leafReaders; a LeafReader embedded in a nestedLeaf is not.
 	pooled bool
 }
 
@@ -96,6 +96,14 @@ func NewLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		return nil, fmt.Errorf("%w: column %q is nested (max definition level %d, repetition level %d)", errs.ErrUnsupported, node.DottedPath(), node.MaxDef, node.MaxRep)
 	}
 	l := leafReaders.Get().(*LeafReader)
+	l.init(node, rg, md, chunk, base, rows, t, opts)
+	l.dec, l.pooled = dec, true
+	return l, nil
+}
+
+// init makes l, a LeafReader not in use, the reader of leaf node of row
+// group rg (see NewLeafReader), decoding into target t.
+func (l *LeafReader) init(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, t target, opts Options) {
 	*l = LeafReader{
 		node:         node,
 		rowGroup:     rg,
@@ -103,15 +111,12 @@ func NewLeafReader(node *footer.Node, rg int, md *footer.ColumnMetaData, chunk [
 		mem:          opts.Mem,
 		t:            t,
 		Pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
-		dec:          dec,
 		page:         -1,
 		rows:         rows,
 		totalRows:    rows,
 		uncompressed: DataBound(md),
 		plain:        valuesPlain(md),
-		pooled:       true,
 	}
-	return l, nil
 }
 
 // leafReaders recycles the flat leaf readers of released row groups: a
@@ -239,17 +244,8 @@ func (l *LeafReader) fill(out *colOut, n int) error {
 		}
 		k := out.growStep(at, min(n-at, l.Left))
 		present := k
-		switch {
-		case l.node.MaxDef > 0 && l.msbDefs != nil:
-			nulls, err := kernels.LevelsToBitmap(out.validity.Bytes(), at, l.msbDefs[:k], 1)
-			if err != nil {
-				return err
-			}
-			l.msbDefs = l.msbDefs[k:]
-			present = k - nulls
-			out.nulls += nulls
-		case l.node.MaxDef > 0:
-			set, err := l.defs.DecodeBitmap(out.validity.Bytes(), at, k)
+		if l.node.MaxDef > 0 {
+			set, err := l.defs.readBitmap(out.validity.Bytes(), at, k)
 			if err != nil {
 				return err
 			}
@@ -260,12 +256,12 @@ func (l *LeafReader) fill(out *colOut, n int) error {
 			if !l.started {
 				// Started on the first value: an all-null page may carry an
 				// empty or degenerate values section.
-				if err := l.Values.start(l.pageValues, l.pageCount); err != nil {
+				if err := l.ValueDecoder.start(l.pageValues, l.pageCount); err != nil {
 					return err
 				}
 				l.started = true
 			}
-			if err := l.Values.next(out, at, present); err != nil {
+			if err := l.ValueDecoder.next(out, at, present); err != nil {
 				return err
 			}
 		}
@@ -280,13 +276,30 @@ func (l *LeafReader) fill(out *colOut, n int) error {
 	return nil
 }
 
-// nextPage reads pages until the next data page and prepares its levels and
-// values, which fill decodes into out from slot at of a batch of n slots;
-// dictionary pages on the way are decoded, index pages and pages of
-// unknown types are skipped.
+// nextPage reads pages until a data page with levels and prepares its
+// levels and values, which fill decodes into out from slot at of a batch
+// of n slots.
 func (l *LeafReader) nextPage(out *colOut, at, n int) error {
+	var p page.Raw
+	for l.Left == 0 {
+		if err := l.nextDataPage(&p); err != nil {
+			return err
+		}
+		if err := l.startData(&p, out, at, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextDataPage reads pages into p until the next data page (v1 or v2),
+// for flat and nested leaves alike: dictionary pages on the way are
+// decoded, index pages and pages of unknown types are skipped.
+func (l *LeafReader) nextDataPage(p *page.Raw) error {
 	for {
-		p, ok, err := l.Pages.Next()
+		var ok bool
+		var err error
+		*p, ok, err = l.Pages.Next()
 		l.page = l.Pages.Ordinal - 1
 		l.pageOff = p.Offset
 		if err != nil {
@@ -297,19 +310,14 @@ func (l *LeafReader) nextPage(out *colOut, at, n int) error {
 		}
 		switch p.Header.Type {
 		case footer.PageTypeDictionary:
-			if err := l.Pages.Materialize(&p); err != nil {
+			if err := l.Pages.Materialize(p); err != nil {
 				return err
 			}
-			if err := l.readDictionary(&p); err != nil {
+			if err := l.readDictionary(p); err != nil {
 				return err
 			}
 		case footer.PageTypeData, footer.PageTypeDataV2:
-			if err := l.startData(&p, out, at, n); err != nil {
-				return err
-			}
-			if l.Left > 0 {
-				return nil
-			}
+			return nil
 		}
 	}
 }
@@ -377,8 +385,7 @@ func (l *LeafReader) releaseBuffers() {
 	arrowmem.PutBytes(l.placed.bounce)
 	l.placed.bounce = nil
 	arrowmem.PutBytes(arrowmem.BytesCap(l.idx))
-	arrowmem.PutBytes(arrowmem.BytesCap(l.msbScratch))
-	l.msbScratch = nil
+	l.defs.release()
 	if l.dict != nil {
 		l.dict.release()
 	}
@@ -417,39 +424,42 @@ func (l *LeafReader) readDictionary(p *page.Raw) error {
 	return nil
 }
 
+// startDataPage starts data page p from the page buffer.
 func (l *LeafReader) startDataPage(p *page.Raw) error {
-	size := int(p.Header.UncompressedPageSize)
-	if size < 0 {
-		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
-	}
-	dp, err := page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
+	dp, err := l.splitPage(p)
 	if err != nil {
 		return err
 	}
 	return l.usePage(dp, nil)
 }
 
-// usePage prepares the levels and values of data page dp. vd decodes its
-// values, or nil for the leaf's decoder of the page's encoding.
+// splitPage decompresses data page p into the page buffer and splits it
+// into its level and value sections.
+func (l *LeafReader) splitPage(p *page.Raw) (page.Data, error) {
+	size := int(p.Header.UncompressedPageSize)
+	if size < 0 {
+		return page.Data{}, fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
+	}
+	return page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.node.MaxDef, l.node.MaxRep)
+}
+
+// usePage prepares the levels and values of data page dp of a flat leaf.
+// vd decodes its values, or nil for the leaf's decoder of the page's
+// encoding.
 func (l *LeafReader) usePage(dp page.Data, vd valueDecoder) error {
 	if int64(dp.NumValues) > l.rows {
 		return fmt.Errorf("%w: data page holds %d values, the row group has %d rows left", errs.ErrCorrupt, dp.NumValues, l.rows)
 	}
-	l.msbDefs = nil
-	switch {
-	case l.node.MaxDef == 0:
-	case dp.LevelEncoding == footer.EncodingRLE:
-		l.defs.Reset(dp.DefLevels, levels.Width(l.node.MaxDef))
-	default:
-		// The deprecated BIT_PACKED levels (old parquet-mr files): split
-		// off exactly numValues levels' bits by splitDataPage, so the
-		// scratch is bounded by the page.
-		if cap(l.msbScratch) < dp.NumValues {
-			arrowmem.PutBytes(arrowmem.BytesCap(l.msbScratch))
-			l.msbScratch = arrowmem.ViewCap[int16](arrowmem.GetBytes(2 * dp.NumValues))
-		}
-		l.msbDefs = l.msbScratch[:dp.NumValues]
-		if _, err := kernels.UnpackLevelsMSB(l.msbDefs, dp.DefLevels, levels.Width(l.node.MaxDef), l.node.MaxDef); err != nil {
+	return l.startPage(&dp, vd)
+}
+
+// startPage prepares the definition levels and the values of data page
+// dp, for flat and nested leaves alike, and sets Left to its level count.
+// vd decodes its values, or nil for the leaf's decoder of the page's
+// encoding, made at the chunk's first page of that encoding.
+func (l *LeafReader) startPage(dp *page.Data, vd valueDecoder) error {
+	if l.node.MaxDef > 0 {
+		if err := l.defs.reset(dp.LevelEncoding, dp.DefLevels, dp.NumValues, l.node.MaxDef); err != nil {
 			return err
 		}
 	}
@@ -469,7 +479,7 @@ func (l *LeafReader) usePage(dp page.Data, vd valueDecoder) error {
 			}
 			l.decoders.set(dp.Encoding, vd)
 		}
-		l.Values, l.started = vd, false
+		l.ValueDecoder, l.started = vd, false
 		l.pageValues, l.pageCount = dp.Values, dp.NumValues
 	}
 	l.Left = dp.NumValues

@@ -10,7 +10,7 @@ import (
 )
 
 // ReadsFromFile reports whether the leaf decodes its chunk as
-// attachFile reads it: a plaintext, uncompressed chunk of PLAIN values
+// Pages.AttachFile reads it: a plaintext, uncompressed chunk of PLAIN values
 // copied as they are into Arrow (no conversion), without CRC
 // verification, which needs each page whole. Other chunks are read whole:
 // their pages would all be materialized, a read each.
@@ -24,7 +24,7 @@ func (l *LeafReader) CopiesValues() bool {
 	return l.t.kind == fixedTarget && l.t.conv == nil && !l.t.varDecimal && l.t.physWidth == l.t.width
 }
 
-// startPlacedPage starts data page p, which nextFromFile returned with
+// startPlacedPage starts data page p, which the page iterator returned with
 // only its first bytes, reading its PLAIN values straight from the file
 // into the batch's values buffer. It reports false, having done
 // nothing, when the page is not PLAIN or its first bytes do not hold its

@@ -52,7 +52,7 @@ type scratchHolder interface {
 	releaseScratch()
 }
 
-// Release returns the decoders' pooled scratch and forgets the decoders,
+// release returns the decoders' pooled scratch and forgets the decoders,
 // when the leaf's chunk is done: the next chunk's decoders take the
 // scratch from the pool instead of allocating their own.
 func (d *valueDecoders) release() {
@@ -165,7 +165,7 @@ func (d *plainBinary[O]) next(out *colOut, at, k int) error {
 	offsets := offsetsOf[O](out)[at : at+k+1]
 	// The k values take at most the page's bytes left less their 4-byte
 	// lengths. They are first decoded into the room the buffer has, which
-	// the batch's estimate (leafReader.dataHint) makes enough as a rule:
+	// the batch's estimate (LeafReader.dataHint) makes enough as a rule:
 	// asking for that bound instead would grow the buffer for every batch
 	// that ends inside a page. Should the room run short, the values'
 	// exact size is summed and the buffer grown to it at the batch's rate.
@@ -269,13 +269,19 @@ func (d *dictDecoder) start(src []byte, count int) error {
 }
 
 func (d *dictDecoder) next(out *colOut, at, k int) error {
-	if cap(*d.idx) < k {
-		arrowmem.PutBytes(arrowmem.BytesCap(*d.idx))
-		*d.idx = arrowmem.ViewCap[uint32](arrowmem.GetBytes(4 * k))
-	}
-	idx := (*d.idx)[:k]
+	idx := d.indices(k)
 	if _, err := d.dec.DecodeUint32(idx); err != nil {
 		return err
 	}
 	return d.dict.gather(out, at, idx)
+}
+
+// indices returns k indices of the leaf's index scratch, which it grows
+// from the byte pools when short.
+func (d *dictDecoder) indices(k int) []uint32 {
+	if cap(*d.idx) < k {
+		arrowmem.PutBytes(arrowmem.BytesCap(*d.idx))
+		*d.idx = arrowmem.ViewCap[uint32](arrowmem.GetBytes(4 * k))
+	}
+	return (*d.idx)[:k]
 }

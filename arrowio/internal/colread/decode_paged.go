@@ -24,9 +24,10 @@ import (
 const maxDeltaPageData = 1 << 30
 
 // pagedFixed hands out a page of fixed-width physical values that decode
-// decodes all at once into a buffer of n*physWidth bytes.
+// decodes all at once, from src, into a buffer of n*physWidth bytes.
 type pagedFixed struct {
 	t       *target
+	src     []byte                 // the current page's values section
 	n       int                    // values in the current page
 	decode  func(dst []byte) error // decodes the current page's n values
 	decoded bool                   // vals holds the page, decoded into scratch
@@ -39,8 +40,10 @@ func (p *pagedFixed) releaseScratch() {
 	p.scratch, p.vals = nil, nil
 }
 
-// reset starts a page of n values.
-func (p *pagedFixed) reset(n int) { p.n, p.decoded, p.vals = n, false, nil }
+// reset starts a page of n values in the values section src.
+func (p *pagedFixed) reset(src []byte, n int) {
+	p.src, p.n, p.decoded, p.vals = src, n, false, nil
+}
 
 func (p *pagedFixed) next(out *colOut, at, k int) error {
 	w := p.t.physWidth
@@ -78,10 +81,7 @@ func (p *pagedFixed) next(out *colOut, at, k int) error {
 }
 
 // bssDecoder decodes BYTE_STREAM_SPLIT pages of fixed-width values.
-type bssDecoder struct {
-	pagedFixed
-	src []byte
-}
+type bssDecoder struct{ pagedFixed }
 
 func newBSSDecoder(t *target) *bssDecoder {
 	d := &bssDecoder{pagedFixed: pagedFixed{t: t}}
@@ -94,16 +94,12 @@ func (d *bssDecoder) start(src []byte, count int) error {
 	if w == 0 || len(src)%w != 0 || len(src)/w > count {
 		return fmt.Errorf("%w: BYTE_STREAM_SPLIT section of %d bytes is not at most %d values of %d bytes", errs.ErrCorrupt, len(src), count, w)
 	}
-	d.src = src
-	d.reset(len(src) / w)
+	d.reset(src, len(src)/w)
 	return nil
 }
 
 // deltaInts decodes DELTA_BINARY_PACKED INT32 and INT64 pages.
-type deltaInts struct {
-	pagedFixed
-	src []byte
-}
+type deltaInts struct{ pagedFixed }
 
 func newDeltaInts(t *target) *deltaInts {
 	d := &deltaInts{pagedFixed: pagedFixed{t: t}}
@@ -127,15 +123,13 @@ func (d *deltaInts) start(src []byte, count int) error {
 	if h.Count > count {
 		return fmt.Errorf("%w: DELTA_BINARY_PACKED stream of %d values in a page of %d", errs.ErrCorrupt, h.Count, count)
 	}
-	d.src = src
-	d.reset(h.Count)
+	d.reset(src, h.Count)
 	return nil
 }
 
 // deltaFixed decodes DELTA_BYTE_ARRAY pages of FIXED_LEN_BYTE_ARRAY values.
 type deltaFixed struct {
 	pagedFixed
-	src    []byte
 	prefix []int32
 }
 
@@ -160,8 +154,7 @@ func (d *deltaFixed) start(src []byte, count int) error {
 	if h.Count > count || h.Count > maxDeltaPageData/max(w, 1) {
 		return fmt.Errorf("%w: DELTA_BYTE_ARRAY stream of %d values of %d bytes in a page of %d", errs.ErrCorrupt, h.Count, w, count)
 	}
-	d.src = src
-	d.reset(h.Count)
+	d.reset(src, h.Count)
 	return nil
 }
 

@@ -45,11 +45,7 @@ func newDictValueDecoder(enc footer.Encoding, t *target, dict *dictionary, idx *
 type dictIndexDecoder struct{ dictDecoder }
 
 func (d *dictIndexDecoder) next(out *colOut, at, k int) error {
-	if cap(*d.idx) < k {
-		arrowmem.PutBytes(arrowmem.BytesCap(*d.idx))
-		*d.idx = arrowmem.ViewCap[uint32](arrowmem.GetBytes(4 * k))
-	}
-	idx := (*d.idx)[:k]
+	idx := d.indices(k)
 	if _, err := d.dec.DecodeIndices(idx, d.dict.len); err != nil {
 		return err
 	}

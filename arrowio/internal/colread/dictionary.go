@@ -130,7 +130,7 @@ func plainByteArrays(count int, page []byte) ([]int32, []byte, error) {
 	return offsets, data[:n], nil
 }
 
-// Release returns the dictionary's pooled buffers; it is not used again.
+// release returns the dictionary's pooled buffers; it is not used again.
 func (d *dictionary) release() {
 	arrowmem.PutBytes(d.values)
 	arrowmem.PutBytes(arrowmem.BytesCap(d.offsets))

@@ -35,7 +35,7 @@ const levelChunk = 4096
 type nestedLeaf struct {
 	LeafReader
 	maxDef, maxRep int16
-	defs, reps     levelReader
+	reps           levelReader // beside the definition levels, LeafReader.defs
 
 	def, rep []int16 // the levels decoded: the batch's, then the carry
 	carry    int     // start of the carry in def and rep
@@ -49,33 +49,18 @@ type nestedLeaf struct {
 }
 
 // newNestedLeaf prepares to read leaf l of a nested field from its column
-// chunk (see newLeafReader for the arguments).
+// chunk (see NewLeafReader for the arguments).
 func newNestedLeaf(l *schema.FieldPlan, rg int, md *footer.ColumnMetaData, chunk []byte, base int64, rows int64, opts Options) (*nestedLeaf, error) {
 	t, err := NewTarget(l.Node, l.Field.Type)
 	if err != nil {
 		return nil, err
 	}
-	return &nestedLeaf{
-		LeafReader: LeafReader{
-			node:         l.Node,
-			rowGroup:     rg,
-			codec:        md.Codec,
-			mem:          opts.Mem,
-			t:            t,
-			Pages:        page.Iterator{Data: chunk, Base: base, VerifyCRC: opts.VerifyCRC},
-			page:         -1,
-			rows:         rows,
-			totalRows:    rows,
-			uncompressed: DataBound(md),
-		},
-		maxDef:      l.Node.MaxDef,
-		maxRep:      l.Node.MaxRep,
-		levelsLeft:  md.NumValues,
-		chunkLevels: md.NumValues,
-	}, nil
+	nl := &nestedLeaf{maxDef: l.Node.MaxDef, maxRep: l.Node.MaxRep, levelsLeft: md.NumValues, chunkLevels: md.NumValues}
+	nl.init(l.Node, rg, md, chunk, base, rows, t, opts)
+	return nl, nil
 }
 
-// ReadRows decodes the next n rows: it returns their levels (valid until
+// readRows decodes the next n rows: it returns their levels (valid until
 // the next call; rep is nil for a leaf without repetition) and their dense
 // values, which the caller releases.
 func (l *nestedLeaf) readRows(n int) (def, rep []int16, vals arrow.Array, err error) {
@@ -215,9 +200,10 @@ func putLevels(s []int16) {
 	}
 }
 
-// Release returns the reader's pooled buffers, its levels included.
+// release returns the reader's pooled buffers, its levels included.
 func (l *nestedLeaf) release() {
 	l.LeafReader.Release()
+	l.reps.release()
 	putLevels(l.def)
 	putLevels(l.rep)
 	l.def, l.rep = nil, nil
@@ -234,13 +220,13 @@ func (l *nestedLeaf) decodeValues(out *colOut, at, from, to int) (int, error) {
 		return k, nil
 	}
 	if !l.started {
-		if err := l.Values.start(l.pageValues, l.pageCount); err != nil {
+		if err := l.ValueDecoder.start(l.pageValues, l.pageCount); err != nil {
 			return 0, err
 		}
 		l.started = true
 	}
 	growColOut(out, at+k)
-	return k, l.Values.next(out, at, k)
+	return k, l.ValueDecoder.next(out, at, k)
 }
 
 // valueHint guesses how many values n rows hold, to size the first
@@ -260,69 +246,28 @@ func (l *nestedLeaf) valueHint(n int) int {
 	return int(min(est, 64*float64(l.Pages.ChunkBytes()), 1<<26))
 }
 
-// nextPage reads pages until the next data page and prepares its levels
-// and values; dictionary pages on the way are decoded, other pages are
-// skipped.
+// nextPage reads pages until a data page with levels and prepares its
+// levels and values.
 func (l *nestedLeaf) nextPage() error {
-	for {
-		p, ok, err := l.Pages.Next()
-		l.page = l.Pages.Ordinal - 1
-		l.pageOff = p.Offset
+	var p page.Raw
+	for l.Left == 0 {
+		if err := l.nextDataPage(&p); err != nil {
+			return err
+		}
+		dp, err := l.splitPage(&p)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			return fmt.Errorf("%w: column chunk ended with rows still to read", errs.ErrCorrupt)
-		}
-		switch p.Header.Type {
-		case footer.PageTypeDictionary:
-			if err := l.readDictionary(&p); err != nil {
+		if l.maxRep > 0 {
+			if err := l.reps.reset(dp.LevelEncoding, dp.RepLevels, dp.NumValues, l.maxRep); err != nil {
 				return err
 			}
-		case footer.PageTypeData, footer.PageTypeDataV2:
-			if err := l.startPage(&p); err != nil {
-				return err
-			}
-			if l.Left > 0 {
-				return nil
-			}
 		}
-	}
-}
-
-// startPage prepares data page p: its level readers and value decoder.
-func (l *nestedLeaf) startPage(p *page.Raw) error {
-	size := int(p.Header.UncompressedPageSize)
-	if size < 0 {
-		return fmt.Errorf("%w: page declares %d uncompressed bytes", errs.ErrCorrupt, size)
-	}
-	dp, err := page.SplitData(p, l.codec, l.dec, l.pageBuffer(size)[:0], l.maxDef, l.maxRep)
-	if err != nil {
-		return err
-	}
-	if l.maxRep > 0 {
-		if err := l.reps.reset(dp.LevelEncoding, dp.RepLevels, dp.NumValues, l.maxRep); err != nil {
+		if err := l.startPage(&dp, nil); err != nil {
 			return err
 		}
+		l.levelsLeft -= int64(dp.NumValues)
 	}
-	if l.maxDef > 0 {
-		if err := l.defs.reset(dp.LevelEncoding, dp.DefLevels, dp.NumValues, l.maxDef); err != nil {
-			return err
-		}
-	}
-	if l.t.kind != nullTarget {
-		vd := l.decoders.get(dp.Encoding)
-		if vd == nil {
-			if vd, err = newValueDecoder(dp.Encoding, &l.t, l.dict, &l.idx); err != nil {
-				return err
-			}
-			l.decoders.set(dp.Encoding, vd)
-		}
-		l.Values, l.started = vd, false
-		l.pageValues, l.pageCount = dp.Values, dp.NumValues
-	}
-	l.Left = dp.NumValues
-	l.levelsLeft -= int64(dp.NumValues)
 	return nil
 }
 

@@ -17,8 +17,9 @@ import (
 	"github.com/quiverio/quiver/levels"
 )
 
-// columnReader reads one projected top-level field of a row group, batch
-// after batch.
+// Reader reads one projected top-level field of a row group, batch after
+// batch: a [LeafReader] for a flat field, a [NestedReader] for a struct,
+// list or map.
 type Reader interface {
 	// ReadRows decodes the next n rows into a new array, decompressing
 	// pages with dec.
@@ -31,11 +32,11 @@ type Reader interface {
 	AttachChunks(chunks [][]byte)
 }
 
-// AttachChunks sets the flat leaf's chunk (see columnReader).
+// AttachChunks sets the flat leaf's chunk (see [Reader]).
 func (l *LeafReader) AttachChunks(chunks [][]byte) { l.attach(chunks[0]) }
 
-// AttachChunks sets the chunk of each leaf (see columnReader).
-func (r *nestedReader) AttachChunks(chunks [][]byte) {
+// AttachChunks sets the chunk of each leaf (see [Reader]).
+func (r *NestedReader) AttachChunks(chunks [][]byte) {
 	for i, l := range r.leaves {
 		l.attach(chunks[i])
 	}
@@ -49,10 +50,10 @@ func (l *LeafReader) ReadRows(n int, dec *codec.Decompressor) (arrow.Array, erro
 	return l.read(n)
 }
 
-// nestedReader reads a nested top-level field of one row group: each
+// NestedReader reads a nested top-level field of one row group: each
 // leaf's levels and dense values for a batch of whole rows, assembled by
 // the levels package.
-type nestedReader struct {
+type NestedReader struct {
 	field    *NestedField
 	asm      *levels.Assembler
 	leaves   []*nestedLeaf
@@ -63,12 +64,12 @@ type nestedReader struct {
 
 // NewNestedReader prepares to read field f of row group rg, of rows rows,
 // from the column chunks of its leaves.
-func NewNestedReader(f *NestedField, rg int, chunks []Chunk, rows int64, opts Options) (*nestedReader, error) {
+func NewNestedReader(f *NestedField, rg int, chunks []Chunk, rows int64, opts Options) (*NestedReader, error) {
 	asm, err := levels.NewAssembler(f.Node)
 	if err != nil {
 		return nil, fmt.Errorf("%w: column %q: %w", errs.ErrUnsupported, f.Node.Name, err)
 	}
-	r := &nestedReader{field: f, asm: asm, mem: opts.Mem, rowGroup: rg,
+	r := &NestedReader{field: f, asm: asm, mem: opts.Mem, rowGroup: rg,
 		leaves: make([]*nestedLeaf, len(f.Leaves)), cols: make([]levels.Column, len(f.Leaves))}
 	for i, l := range f.Leaves {
 		c := chunks[i]
@@ -80,15 +81,17 @@ func NewNestedReader(f *NestedField, rg int, chunks []Chunk, rows int64, opts Op
 	return r, nil
 }
 
-// columnChunk is one column chunk of a row group in memory: its metadata
-// and its bytes, which start at file offset base.
+// Chunk is one column chunk of a row group in memory: its metadata and
+// its bytes, which start at file offset Base.
 type Chunk struct {
-	Meta *footer.ColumnMetaData
-	Data []byte
-	Base int64
+	Meta *footer.ColumnMetaData // the chunk's metadata
+	Data []byte                 // the chunk's bytes, or the part of them read
+	Base int64                  // the file offset of Data[0]
 }
 
-func (r *nestedReader) Release() {
+// Release returns the leaves' pooled buffers; the reader is not used
+// again.
+func (r *NestedReader) Release() {
 	for _, l := range r.leaves {
 		if l != nil {
 			l.release()
@@ -96,7 +99,9 @@ func (r *nestedReader) Release() {
 	}
 }
 
-func (r *nestedReader) ReadRows(n int, dec *codec.Decompressor) (arrow.Array, error) {
+// ReadRows reads the field's next n rows with dec: each leaf's levels and
+// values, assembled into one array.
+func (r *NestedReader) ReadRows(n int, dec *codec.Decompressor) (arrow.Array, error) {
 	defer func() {
 		for i, c := range r.cols {
 			if c.Values != nil {
@@ -136,7 +141,7 @@ func SetPageCrypt(l Reader, pcs []*page.Crypt) {
 	switch l := l.(type) {
 	case *LeafReader:
 		l.Pages.Crypt = pcs[0]
-	case *nestedReader:
+	case *NestedReader:
 		for i := range l.leaves {
 			l.leaves[i].Pages.Crypt = pcs[i]
 		}

@@ -63,107 +63,138 @@ func physicalWidth(n *footer.Node) int {
 }
 
 // NewTarget decides how leaf n decodes into Arrow type dt, or returns an
-// error wrapping ErrUnsupported when no conversion exists.
+// error wrapping ErrUnsupported when no conversion exists. The readers
+// make their own; callers outside the package use it to check a
+// projection before reading.
 func NewTarget(n *footer.Node, dt arrow.DataType) (target, error) {
-	t := target{typ: dt, physWidth: physicalWidth(n)}
-	if dt.ID() == arrow.NULL {
-		t.kind = nullTarget
-		return t, nil
-	}
 	if d, ok := dt.(*arrow.DictionaryType); ok {
-		v, err := NewTarget(n, d.ValueType)
-		if err != nil {
-			return target{}, err
-		}
-		if v.kind != fixedTarget && v.kind != binaryTarget {
-			return target{}, fmt.Errorf("%w: column %q: cannot read %s as a dictionary", errs.ErrUnsupported, n.DottedPath(), v.typ)
-		}
-		t.kind, t.value = dictTarget, &v
-		t.width = d.IndexType.(arrow.FixedWidthDataType).BitWidth() / 8
-		return t, nil
+		return newDictTarget(n, d)
 	}
-	bad := func() (target, error) {
+	t := target{typ: dt, physWidth: physicalWidth(n)}
+	var ok bool
+	switch {
+	case dt.ID() == arrow.NULL:
+		t.kind, ok = nullTarget, true
+	case n.Physical == footer.TypeBoolean:
+		t.kind, ok = boolTarget, dt.ID() == arrow.BOOL
+	case n.Physical == footer.TypeByteArray:
+		ok = t.setBinary(dt)
+	default:
+		ok = t.setFixed(n, dt)
+	}
+	if !ok {
 		return target{}, fmt.Errorf("%w: column %q: cannot read physical type %s as Arrow %s", errs.ErrUnsupported, n.DottedPath(), n.Physical, dt)
 	}
-	switch n.Physical {
-	case footer.TypeBoolean:
-		if dt.ID() != arrow.BOOL {
-			return bad()
-		}
-		t.kind = boolTarget
-		return t, nil
-	case footer.TypeByteArray:
-		switch dt.ID() {
-		case arrow.STRING, arrow.BINARY:
-			t.kind = binaryTarget
-			return t, nil
-		case arrow.LARGE_STRING, arrow.LARGE_BINARY:
-			t.kind, t.large = binaryTarget, true
-			return t, nil
-		case arrow.STRING_VIEW, arrow.BINARY_VIEW:
-			t.kind, t.view = binaryTarget, true
-			return t, nil
-		}
-		if isDecimal(dt) {
-			t.kind, t.varDecimal = fixedTarget, true
-			t.width = dt.(arrow.FixedWidthDataType).BitWidth() / 8
-			return t, nil
-		}
-		return bad()
+	return t, nil
+}
+
+// newDictTarget is NewTarget for dictionary type d: indices into a
+// dictionary of the leaf's values read as d's value type, which must be
+// fixed-width or binary.
+func newDictTarget(n *footer.Node, d *arrow.DictionaryType) (target, error) {
+	v, err := NewTarget(n, d.ValueType)
+	if err != nil {
+		return target{}, err
 	}
+	if v.kind != fixedTarget && v.kind != binaryTarget {
+		return target{}, fmt.Errorf("%w: column %q: cannot read %s as a dictionary", errs.ErrUnsupported, n.DottedPath(), v.typ)
+	}
+	return target{
+		kind:      dictTarget,
+		typ:       d,
+		physWidth: physicalWidth(n),
+		width:     d.IndexType.(arrow.FixedWidthDataType).BitWidth() / 8,
+		value:     &v,
+	}, nil
+}
+
+// setBinary sets t up for a BYTE_ARRAY leaf read as dt: offsets and data
+// of strings and binaries, or variable-length decimals in fixed-width
+// Arrow decimals. It reports false for any other dt.
+func (t *target) setBinary(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.STRING, arrow.BINARY:
+		t.kind = binaryTarget
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		t.kind, t.large = binaryTarget, true
+	case arrow.STRING_VIEW, arrow.BINARY_VIEW:
+		t.kind, t.view = binaryTarget, true
+	default:
+		if !isDecimal(dt) {
+			return false
+		}
+		t.kind, t.varDecimal = fixedTarget, true
+		t.width = dt.(arrow.FixedWidthDataType).BitWidth() / 8
+	}
+	return true
+}
+
+// setFixed sets t up for leaf n, of a fixed-width physical type, read as
+// dt, with the conversion between the two when their bytes differ. It
+// reports false when there is no conversion.
+func (t *target) setFixed(n *footer.Node, dt arrow.DataType) bool {
 	fw, ok := dt.(arrow.FixedWidthDataType)
 	if !ok {
-		return bad()
+		return false
 	}
 	t.kind = fixedTarget
 	t.width = fw.BitWidth() / 8
 	switch n.Physical {
 	case footer.TypeInt32, footer.TypeInt64:
-		switch {
-		case isDecimal(dt):
-			t.conv = resizeInt(t.physWidth, t.width)
-		case t.width == t.physWidth:
-		case n.Physical == footer.TypeInt32 && t.width == 1:
-			t.conv = narrowInt32To8
-		case n.Physical == footer.TypeInt32 && t.width == 2:
-			t.conv = narrowInt32To16
-		case n.Physical == footer.TypeInt32 && dt.ID() == arrow.DATE64:
-			t.conv = daysToMillis
-		default:
-			return bad()
-		}
-		if t.width == t.physWidth {
-			t.conv = nil
-		}
+		t.conv, ok = intConversion(n.Physical, t.physWidth, t.width, dt)
+		return ok
 	case footer.TypeFloat, footer.TypeDouble:
-		if t.width != t.physWidth {
-			return bad()
-		}
+		return t.width == t.physWidth
 	case footer.TypeInt96:
 		ts, ok := dt.(*arrow.TimestampType)
-		if !ok {
-			return bad()
+		if ok {
+			t.conv = Int96ToTimestamp(ts.Unit)
 		}
-		t.conv = Int96ToTimestamp(ts.Unit)
+		return ok
 	case footer.TypeFixedLenByteArray:
-		switch {
-		case isDecimal(dt):
-			if t.physWidth > t.width {
-				return bad()
-			}
-			t.conv = bigEndianToDecimal(t.physWidth, t.width)
-		case dt.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
-			if t.physWidth != 12 {
-				return bad()
-			}
-			t.conv = intervalToMonthDayNano
-		case t.width != t.physWidth:
-			return bad()
-		}
-	default:
-		return bad()
+		t.conv, ok = fixedLenConversion(t.physWidth, t.width, dt)
+		return ok
 	}
-	return t, nil
+	return false
+}
+
+// intConversion returns the conversion of INT32 or INT64 values (physical
+// type phys, physWidth bytes) into Arrow values of type dt and width
+// bytes: nil when the bytes are the same, and false when there is none.
+func intConversion(phys footer.Type, physWidth, width int, dt arrow.DataType) (func(dst, src []byte, n int), bool) {
+	switch {
+	case width == physWidth:
+		return nil, true
+	case isDecimal(dt):
+		return resizeInt(physWidth, width), true
+	case phys == footer.TypeInt32 && width == 1:
+		return narrowInt32To8, true
+	case phys == footer.TypeInt32 && width == 2:
+		return narrowInt32To16, true
+	case phys == footer.TypeInt32 && dt.ID() == arrow.DATE64:
+		return daysToMillis, true
+	}
+	return nil, false
+}
+
+// fixedLenConversion returns the conversion of FIXED_LEN_BYTE_ARRAY
+// values of physWidth bytes into Arrow values of type dt and width bytes:
+// big-endian decimals, INTERVAL, or nil for the same bytes; false when
+// there is none.
+func fixedLenConversion(physWidth, width int, dt arrow.DataType) (func(dst, src []byte, n int), bool) {
+	switch {
+	case isDecimal(dt):
+		if physWidth > width {
+			return nil, false
+		}
+		return bigEndianToDecimal(physWidth, width), true
+	case dt.ID() == arrow.INTERVAL_MONTH_DAY_NANO:
+		if physWidth != 12 {
+			return nil, false
+		}
+		return intervalToMonthDayNano, true
+	}
+	return nil, width == physWidth
 }
 
 func isDecimal(dt arrow.DataType) bool {
@@ -194,12 +225,6 @@ func daysToMillis(dst, src []byte, n int) {
 // to to bytes: sign-extending (INT32/INT64 decimals to decimal128/256) or
 // keeping the low bytes (an INT64 decimal of precision at most 9 read as
 // decimal32, whose values fit).
-//
-// It is not inlined: its closures would become part of newTarget, a function
-// large enough that the compiler stops inlining the byte-order loads and
-// stores into them (one call per value).
-//
-//go:noinline
 func resizeInt(from, to int) func(dst, src []byte, n int) {
 	return func(dst, src []byte, n int) {
 		for i := range n {
@@ -221,9 +246,11 @@ func resizeInt(from, to int) func(dst, src []byte, n int) {
 // Values of at most 8 bytes, the common case, go through one 8-byte load
 // each.
 //
-// It is not inlined: its closures would become part of newTarget, a function
-// large enough that the compiler stops inlining the byte-order loads and
-// stores into them (one call per value).
+// It is not inlined: inlined into its caller (fixedLenConversion), its
+// closures would be compiled as closures of the caller, into which the
+// compiler inlines no calls, so that the byte-order loads and stores and
+// putInt64As in their loops would each be a call per value (checked with
+// go build -gcflags=-S, Go 1.26.8).
 //
 //go:noinline
 func bigEndianToDecimal(from, to int) func(dst, src []byte, n int) {
@@ -310,7 +337,7 @@ func intervalToMonthDayNano(dst, src []byte, n int) {
 	}
 }
 
-// julianUnixEpoch is the Julian day number of 1970-01-01, the day INT96
+// JulianUnixEpoch is the Julian day number of 1970-01-01, the day INT96
 // timestamps count from.
 const JulianUnixEpoch = 2_440_588
 
@@ -321,9 +348,8 @@ const JulianUnixEpoch = 2_440_588
 // that range come out wrapped when u is Nanosecond. Coarser units cover
 // every date INT96 can hold.
 //
-// It is not inlined: its closures would become part of newTarget, a function
-// large enough that the compiler stops inlining the byte-order loads and
-// stores into them (one call per value).
+// It is not inlined, for the reason bigEndianToDecimal gives: its
+// closure would call the byte-order functions for every value.
 //
 //go:noinline
 func Int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {

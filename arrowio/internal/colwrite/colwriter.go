@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -28,7 +29,7 @@ const miniBatch = 1024
 // the min/max statistics. Its methods are called once per mini-batch or
 // page, never per value.
 type valueWriter interface {
-	// StartChunk begins a column chunk, dictionary-encoded when dict is set.
+	// startChunk begins a column chunk, dictionary-encoded when dict is set.
 	startChunk(dict bool)
 	// bind makes slots [lo, hi) of arr the slots put reads (put's slot i is
 	// arr's slot lo+i) and returns their validity: a bitmap (nil when every
@@ -48,7 +49,7 @@ type valueWriter interface {
 	dictBytes() int
 	// dictLen returns the number of values in the dictionary.
 	dictLen() int
-	// DictPage appends the dictionary's PLAIN values to dst and returns
+	// dictPage appends the dictionary's PLAIN values to dst and returns
 	// them with the number of values.
 	dictPage(dst []byte) ([]byte, int)
 	// fallback switches the chunk to the non-dictionary encoding. The page
@@ -61,7 +62,55 @@ type valueWriter interface {
 	unencodedBytes() (int64, bool)
 }
 
-// columnWriter writes the column chunks of one leaf column, one row group
+// pageEncoding is the part every value writer shares: whether the chunk
+// is (still) dictionary-encoded, the page's dictionary indices while it
+// is, and the encoding of its pages otherwise (from the start, or after
+// fallback). Its fallback is the value writers' valueWriter.fallback.
+type pageEncoding struct {
+	fallbackEnc footer.Encoding
+	dictOn      bool
+	idx         []uint32 // the page's dictionary indices
+}
+
+// startChunk begins a chunk, dictionary-encoded when dict is set.
+func (e *pageEncoding) startChunk(dict bool) {
+	e.dictOn = dict
+	e.idx = e.idx[:0]
+}
+
+// addIndices appends k indices to the page's and returns them, for the
+// dictionary to set.
+func (e *pageEncoding) addIndices(k int) []uint32 {
+	n := len(e.idx)
+	e.idx = growDoubling(e.idx, k)[:n+k]
+	return e.idx[n:]
+}
+
+// indexBytes estimates the encoded size of the page's indices into a
+// dictionary of dictLen values.
+func (e *pageEncoding) indexBytes(dictLen int) int {
+	return len(e.idx)*bits.Len(uint(dictLen))/8 + 1
+}
+
+// fallback switches the chunk to fallbackEnc (see valueWriter).
+func (e *pageEncoding) fallback() { e.dictOn = false }
+
+// endPage is the end of every value writer's flushPage, once the page's
+// statistics are taken: it appends the page's values to dst and returns
+// them with their encoding. A dictionary-encoded page is its indices; any
+// other page is what appendValues, the value writer's own part, appends:
+// its page's values encoded with enc, after which the page is empty.
+func (e *pageEncoding) endPage(dst []byte, appendValues func(dst []byte, enc footer.Encoding) ([]byte, error)) ([]byte, footer.Encoding, error) {
+	if e.dictOn {
+		dst, err := appendIndices(dst, e.idx)
+		e.idx = e.idx[:0]
+		return dst, footer.EncodingRLEDictionary, err
+	}
+	dst, err := appendValues(dst, e.fallbackEnc)
+	return dst, e.fallbackEnc, err
+}
+
+// Writer writes the column chunks of one leaf column, one row group
 // after another, into memory: the row group's chunks are written out once
 // all of them are encoded, so chunks can be encoded concurrently and the
 // output does not depend on the order they finish in.
@@ -70,14 +119,14 @@ type valueWriter interface {
 // takes its definition levels from the Arrow validity bitmap; a leaf below
 // a nested field takes the definition and repetition levels the levels
 // package shreds, with its dense values, and cuts pages only where a
-// repetition level is 0 (writeNested, nested_write.go).
+// repetition level is 0 (WriteNested, nested_write.go).
 type Writer struct {
-	node  *footer.Node
-	Path  string
-	set   Settings
-	order statOrder
-	vals  valueWriter
-	Comp  *codec.Compressor // the compressor of the goroutine encoding the chunk
+	node       *footer.Node
+	Path       string // the leaf's dotted path, for errors
+	set        Settings
+	order      statOrder
+	vals       valueWriter
+	Compressor *codec.Compressor // the compressor of the goroutine encoding the chunk
 	// snappy holds the column's snappy encoder choices (dictionary pages,
 	// data pages by encoding), carried from page to page and from chunk to
 	// chunk.
@@ -87,8 +136,9 @@ type Writer struct {
 	defs      defBitmap
 	levels    int // level entries (slots, nulls included)
 	pageNulls int
-	// A leaf below a nested field (nested_write.go) keeps its page's
-	// levels as they are, and counts the rows they start.
+	// Nested marks a leaf below a nested field, written with WriteNested:
+	// its page keeps the levels as they are (defLv, repLv) and counts the
+	// rows they start.
 	Nested       bool
 	defLv, repLv []int16
 	pageRowsDone int
@@ -98,7 +148,7 @@ type Writer struct {
 
 	// The chunk being written.
 	DictPage     []byte // the dictionary page, header included, or empty
-	Data         []byte // the data pages, headers included
+	DataPages    []byte // the data pages, headers included
 	dictChunk    bool   // the chunk began dictionary-encoded
 	numValues    int64
 	nulls        int64
@@ -110,7 +160,7 @@ type Writer struct {
 	// dictionary pays (see dictPays); judged is set once it has.
 	judged bool
 	// The page index and bloom filter of the chunk (pageindex_write.go).
-	Idx chunkIndex
+	idx chunkIndex
 
 	// Reused scratch.
 	body, packed []byte
@@ -125,8 +175,10 @@ type Writer struct {
 	Crypt *PageSealer
 }
 
-// newColumnWriter returns the writer of leaf n, whose values come from
-// Arrow arrays of type dt.
+// NewWriter returns the writer of leaf n, whose values come from Arrow
+// arrays of type dt. Before it writes a chunk, the caller sets
+// Compressor, Nested for a leaf below a nested field, and Crypt for an
+// encrypted column.
 func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error) {
 	if dt.ID() == arrow.NULL {
 		set.Dictionary = false // nothing to put in one
@@ -145,7 +197,7 @@ func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error)
 
 // StartChunk begins a new column chunk.
 func (c *Writer) StartChunk() {
-	c.DictPage, c.Data = c.DictPage[:0], c.Data[:0]
+	c.DictPage, c.DataPages = c.DictPage[:0], c.DataPages[:0]
 	c.dictChunk = c.set.Dictionary
 	c.numValues, c.nulls, c.uncompressed = 0, 0, 0
 	c.encStats = c.encStats[:0]
@@ -209,17 +261,26 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		}
 		c.levels += j - i
 		c.pageNulls += j - i - nonNull
-		if c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows) {
-			if err := c.flushPage(); err != nil {
-				return err
-			}
-		}
-		if db := c.vals.dictBytes(); db >= c.set.DictLimit {
-			if err := c.fallback(); err != nil {
-				return err
-			}
+		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows)
+		if err := c.endMiniBatch(full); err != nil {
+			return err
 		}
 		i = j
+	}
+	return nil
+}
+
+// endMiniBatch ends a mini-batch of a flat or nested leaf: it writes the
+// page when full is set, and ends dictionary encoding once the
+// dictionary reaches its size limit.
+func (c *Writer) endMiniBatch(full bool) error {
+	if full {
+		if err := c.flushPage(); err != nil {
+			return err
+		}
+	}
+	if c.vals.dictBytes() >= c.set.DictLimit {
+		return c.fallback()
 	}
 	return nil
 }
@@ -241,40 +302,19 @@ func (c *Writer) fallback() error {
 	return nil
 }
 
-// flushPage writes the page being filled, if it holds any slots.
+// flushPage writes the page being filled, if it holds any slots. The
+// chunk's first dictionary-encoded page decides whether the dictionary
+// pays (dictPays); when it does not, the page is written with it and the
+// chunk falls back after it.
 func (c *Writer) flushPage() error {
 	if c.levels == 0 {
 		return nil
 	}
-	var st *footer.Statistics
-	if c.set.PageStats || c.Idx.builder != nil && c.set.Statistics {
-		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
-	}
-	hdrStats := st
-	if !c.set.PageStats {
-		hdrStats = nil
-	}
-	pageStart := len(c.Data)
-	body := c.body[:0]
-	levels, repBytes, rows := 0, 0, c.levels
-	if c.Nested {
-		var defBytes int
-		var err error
-		if body, repBytes, defBytes, err = c.appendNestedLevels(body); err != nil {
-			return err
-		}
-		levels, rows = repBytes+defBytes, c.pageRowsDone
-	} else if c.node.MaxDef > 0 {
-		at := len(body)
-		if c.set.PageVersion == PageV1 {
-			body = append(body, 0, 0, 0, 0)
-		}
-		body = c.defs.appendRLE(body)
-		levels = len(body) - at
-		if c.set.PageVersion == PageV1 {
-			levels -= 4
-			binary.LittleEndian.PutUint32(body[at:], uint32(levels))
-		}
+	st, hdrStats := c.pageStats()
+	pageStart := len(c.DataPages)
+	body, ls, err := c.appendLevels(c.body[:0])
+	if err != nil {
+		return err
 	}
 	valsAt := len(body)
 	dictPages := c.vals.dictBytes() >= 0
@@ -288,6 +328,86 @@ func (c *Writer) flushPage() error {
 		c.judged = true
 		unpaid = !c.dictPays(c.levels-c.pageNulls, len(body)-valsAt)
 	}
+	if err := c.writeDataPage(body, ls, enc, hdrStats); err != nil {
+		return err
+	}
+	c.numValues += int64(c.levels)
+	c.nulls += int64(c.pageNulls)
+	c.indexPage(st, pageStart, ls.rows)
+	c.startPage()
+	if unpaid {
+		// Later pages go without the dictionary; this one used it.
+		c.vals.fallback()
+		return c.writeDictPage()
+	}
+	return nil
+}
+
+// pageStats returns the statistics the page's values are summed into, st
+// (nil when neither the page header nor the page index takes them), and
+// hdr, st when the page header carries it and nil otherwise.
+func (c *Writer) pageStats() (st, hdr *footer.Statistics) {
+	if c.set.PageStats || c.idx.builder != nil && c.set.Statistics {
+		st = &footer.Statistics{NullCount: footer.Some(int64(c.pageNulls))}
+	}
+	if c.set.PageStats {
+		hdr = st
+	}
+	return st, hdr
+}
+
+// levelSections describes the level sections at the start of a data
+// page's body.
+type levelSections struct {
+	size    int // bytes of both sections, without v1 length prefixes
+	repSize int // bytes of the repetition levels, the first section
+	rows    int // rows the page holds
+}
+
+// appendLevels appends the page's level sections to body: the
+// repetition and definition levels of a nested leaf, the definition
+// bitmap of a flat optional one, nothing for a required one.
+func (c *Writer) appendLevels(body []byte) ([]byte, levelSections, error) {
+	if c.Nested {
+		return c.appendNestedLevels(body)
+	}
+	ls := levelSections{rows: c.levels}
+	if c.node.MaxDef > 0 {
+		var at int
+		body, at = c.openSection(body)
+		body = c.defs.appendRLE(body)
+		ls.size = c.closeSection(body, at)
+	}
+	return body, ls, nil
+}
+
+// openSection begins a level section at the end of body, behind a
+// 4-byte length on a version 1 page, and returns body with where the
+// section begins, for closeSection.
+func (c *Writer) openSection(body []byte) ([]byte, int) {
+	at := len(body)
+	if c.set.PageVersion == PageV1 {
+		body = append(body, 0, 0, 0, 0)
+	}
+	return body, at
+}
+
+// closeSection ends the level section that began at body[at]: it sets
+// the length of a version 1 page's section and returns the section's
+// size without it.
+func (c *Writer) closeSection(body []byte, at int) int {
+	size := len(body) - at
+	if c.set.PageVersion == PageV1 {
+		size -= 4
+		binary.LittleEndian.PutUint32(body[at:], uint32(size))
+	}
+	return size
+}
+
+// writeDataPage writes body, a data page whose level sections ls
+// describes and whose values are encoded with enc, behind its header
+// (with hdrStats, nil for none).
+func (c *Writer) writeDataPage(body []byte, ls levelSections, enc footer.Encoding, hdrStats *footer.Statistics) error {
 	if c.set.PageVersion == PageV1 {
 		c.dph = footer.DataPageHeader{
 			NumValues:               int32(c.levels),
@@ -297,33 +417,19 @@ func (c *Writer) flushPage() error {
 			Statistics:              hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeData, DataPageHeader: &c.dph}
-		err = c.writePage(&c.Data, body, 0, false, enc)
-	} else {
-		c.dph2 = footer.DataPageHeaderV2{
-			NumValues:                  int32(c.levels),
-			NumNulls:                   int32(c.pageNulls),
-			NumRows:                    int32(rows),
-			Encoding:                   enc,
-			RepetitionLevelsByteLength: int32(repBytes),
-			DefinitionLevelsByteLength: int32(levels - repBytes),
-			Statistics:                 hdrStats,
-		}
-		c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
-		err = c.writePage(&c.Data, body, levels, true, enc)
+		return c.writePage(&c.DataPages, body, 0, false, enc)
 	}
-	if err != nil {
-		return err
+	c.dph2 = footer.DataPageHeaderV2{
+		NumValues:                  int32(c.levels),
+		NumNulls:                   int32(c.pageNulls),
+		NumRows:                    int32(ls.rows),
+		Encoding:                   enc,
+		RepetitionLevelsByteLength: int32(ls.repSize),
+		DefinitionLevelsByteLength: int32(ls.size - ls.repSize),
+		Statistics:                 hdrStats,
 	}
-	c.numValues += int64(c.levels)
-	c.nulls += int64(c.pageNulls)
-	c.indexPage(st, pageStart, rows)
-	c.startPage()
-	if unpaid {
-		// Later pages go without the dictionary; this one used it.
-		c.vals.fallback()
-		return c.writeDictPage()
-	}
-	return nil
+	c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
+	return c.writePage(&c.DataPages, body, ls.size, true, enc)
 }
 
 // dictPays reports whether the chunk's first dictionary-encoded page, of
@@ -363,9 +469,9 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	}
 	out, compressed := body, false
 	if c.set.Codec != footer.CodecUncompressed {
-		c.Comp.Snappy = c.snappy.Of(c.hdr.Type, enc)
-		packed, err := c.Comp.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
-		c.Comp.Snappy = nil
+		c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
+		packed, err := c.Compressor.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
+		c.Compressor.Snappy = nil
 		c.packed = packed
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Path, err)
@@ -385,7 +491,7 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	}
 	c.hdr.UncompressedPageSize = int32(len(body))
 	c.hdr.CompressedPageSize = int32(len(out))
-	if c.set.Crc {
+	if c.set.CRC {
 		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(out)))
 	}
 	before := len(*dst)
@@ -410,7 +516,8 @@ func (c *Writer) countPage(t footer.PageType, enc footer.Encoding) {
 
 // FinishChunk writes the last page and the dictionary page and returns the
 // chunk's metadata, with offsets relative to the chunk's first byte
-// (finalized by [columnWriter.place]).
+// (finalized by [Place]). The chunk's bytes are DictPage then DataPages;
+// TakeModules has its page indexes and bloom filter.
 func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 	if err := c.flushPage(); err != nil {
 		return nil, err
@@ -426,7 +533,7 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 		Codec:                 c.set.Codec,
 		NumValues:             c.numValues,
 		TotalUncompressedSize: c.uncompressed,
-		TotalCompressedSize:   int64(len(c.DictPage) + len(c.Data)),
+		TotalCompressedSize:   int64(len(c.DictPage) + len(c.DataPages)),
 		DataPageOffset:        int64(len(c.DictPage)),
 		EncodingStats:         append([]footer.PageEncodingStats(nil), c.encStats...),
 	}
@@ -440,16 +547,39 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 		md.Encodings = appendUnique(md.Encodings, footer.EncodingRLE)
 	}
 	if c.set.Statistics {
-		st := &footer.Statistics{NullCount: footer.Some(c.nulls)}
-		c.vals.chunkStats(st)
-		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
-			// Every value went through the dictionary: its size is the
-			// number of distinct values (floats are keyed by their bits,
-			// which can tell equal values apart).
-			st.DistinctCount = footer.Some(int64(c.dictCount))
-		}
-		md.Statistics = st
+		md.Statistics = c.chunkStatistics()
 	}
+	md.SizeStatistics = c.sizeStatistics()
+	c.finishIndex()
+	return md, nil
+}
+
+// chunkStatistics returns the finished chunk's statistics.
+func (c *Writer) chunkStatistics() *footer.Statistics {
+	st := &footer.Statistics{NullCount: footer.Some(c.nulls)}
+	c.vals.chunkStats(st)
+	if n, ok := c.distinctValues(); ok {
+		st.DistinctCount = footer.Some(n)
+	}
+	return st
+}
+
+// distinctValues returns the number of distinct values of the finished
+// chunk when its dictionary tells it: every value went through the
+// dictionary, whose size is then that number. Floats are keyed by their
+// bits, which can tell equal values apart, so their dictionary does not
+// tell it.
+func (c *Writer) distinctValues() (int64, bool) {
+	if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
+		return int64(c.dictCount), true
+	}
+	return 0, false
+}
+
+// sizeStatistics returns the finished chunk's size statistics, or nil
+// when it has none: the BYTE_ARRAY bytes and the definition level
+// histogram.
+func (c *Writer) sizeStatistics() *footer.SizeStatistics {
 	size := &footer.SizeStatistics{}
 	if b, ok := c.vals.unencodedBytes(); ok {
 		size.UnencodedByteArrayDataBytes = footer.Some(b)
@@ -457,11 +587,10 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 	if len(c.defHist) > 0 {
 		size.DefinitionLevelHistogram = append([]int64(nil), c.defHist...)
 	}
-	if size.UnencodedByteArrayDataBytes.Set || size.DefinitionLevelHistogram != nil {
-		md.SizeStatistics = size
+	if !size.UnencodedByteArrayDataBytes.Set && size.DefinitionLevelHistogram == nil {
+		return nil
 	}
-	c.finishIndex()
-	return md, nil
+	return size
 }
 
 // appendUnique appends e to list unless it is there.

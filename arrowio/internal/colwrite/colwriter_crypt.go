@@ -11,12 +11,12 @@ import (
 	"github.com/quiverio/quiver/footer"
 )
 
-// PageSealer is the encryption state of the column chunk a columnWriter
-// is writing.
+// PageSealer is the encryption state of the column chunk a [Writer] is
+// writing.
 type PageSealer struct {
-	Cipher    *encrypt.ChunkCipher
-	DataPages int    // data pages written: the next one's AAD ordinal
-	page, hdr []byte // scratch: the sealed page, the header's plaintext
+	Cipher    *encrypt.ChunkCipher // the chunk's cipher, which seals pages and headers
+	DataPages int                  // data pages written: the next one's AAD ordinal
+	page, hdr []byte               // scratch: the sealed page, the header's plaintext
 }
 
 // writeEncryptedPage is writePage's end for an encrypted chunk: out (body
@@ -37,7 +37,7 @@ func (c *Writer) writeEncryptedPage(dst *[]byte, body, out []byte, enc footer.En
 	}
 	c.hdr.UncompressedPageSize = int32(len(body))
 	c.hdr.CompressedPageSize = int32(len(s.page))
-	if c.set.Crc {
+	if c.set.CRC {
 		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(s.page)))
 	}
 	s.hdr = footer.Marshal(s.hdr[:0], &c.hdr)

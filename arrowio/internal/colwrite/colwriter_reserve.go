@@ -9,7 +9,7 @@ import (
 	"github.com/quiverio/quiver/footer"
 )
 
-// reservePlain gives c.data room, up front, for a chunk of arr[lo:hi] that
+// reservePlain gives c.DataPages room, up front, for a chunk of arr[lo:hi] that
 // will be written PLAIN and uncompressed, whose size is then known from the
 // array: growing the buffer page by page instead copies the chunk about
 // once more and clears twice its size (a tenth of a plain write). Chunks
@@ -41,7 +41,7 @@ func (c *Writer) reservePlain(arr arrow.Array, lo, hi int) {
 	}
 	// Definition levels, page headers and the odd short page.
 	size += n/4 + 4096
-	if cap(c.Data)-len(c.Data) < size {
-		c.Data = slices.Grow(c.Data, size)
+	if cap(c.DataPages)-len(c.DataPages) < size {
+		c.DataPages = slices.Grow(c.DataPages, size)
 	}
 }

@@ -18,20 +18,20 @@ const (
 	PageV2 PageVersion = 2
 )
 
-// columnSettings are one leaf's resolved options.
+// Settings are one leaf's options, resolved from arrowio.WriteOptions.
 type Settings struct {
-	Codec       footer.CompressionCodec
-	Level       int // defaultLevel or the codec's level
-	Dictionary  bool
-	DictLimit   int
-	Encoding    footer.Encoding // the non-dictionary encoding
-	Statistics  bool
-	PageStats   bool
-	Truncate    int // 0: never
-	PageSize    int
-	PageRows    int
-	PageVersion PageVersion
-	Crc         bool
-	PageIndex   bool
-	Bloom       *BloomFilterOptions // nil: no bloom filter
+	Codec       footer.CompressionCodec // the pages' compression
+	Level       int                     // the codec's level (codec.DefaultLevel: its default)
+	Dictionary  bool                    // chunks start dictionary-encoded
+	DictLimit   int                     // dictionary bytes at which a chunk falls back to Encoding
+	Encoding    footer.Encoding         // the non-dictionary encoding
+	Statistics  bool                    // chunk statistics, and page-index bounds
+	PageStats   bool                    // statistics in data page headers too
+	Truncate    int                     // bytes byte-array bounds are cut to (0: never)
+	PageSize    int                     // encoded bytes at which a page is cut
+	PageRows    int                     // rows at which a page is cut (0: no limit)
+	PageVersion PageVersion             // data page layout
+	CRC         bool                    // page CRCs
+	PageIndex   bool                    // ColumnIndex and OffsetIndex
+	Bloom       *BloomFilterOptions     // nil: no bloom filter
 }

@@ -15,10 +15,11 @@ import (
 )
 
 // boolWriter is the value writer of BOOLEAN columns (never
-// dictionary-encoded): the page's values are kept as a bitmap, which is
-// their PLAIN encoding, and RLE-encoded at the end of the page when asked.
+// dictionary-encoded: its pageEncoding's dictOn stays false): the page's
+// values are kept as a bitmap, which is their PLAIN encoding, and
+// RLE-encoded at the end of the page when asked.
 type boolWriter struct {
-	fallbackEnc footer.Encoding
+	pageEncoding
 
 	bm   []byte // the bound slots' bitmap
 	boff int    // the bit of slot 0 in bm
@@ -99,26 +100,28 @@ func (w *boolWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, foote
 	w.chunk.hasFalse = w.chunk.hasFalse || w.page.hasFalse
 	w.chunk.hasTrue = w.chunk.hasTrue || w.page.hasTrue
 	w.page = boolStats{}
-	n := w.n
-	w.n = 0
-	dst, err := w.appendBits(dst, n)
-	clear(w.bits[:(n+7)/8]) // the next page ORs nothing into stale bits
-	return dst, w.fallbackEnc, err
+	return w.endPage(dst, w.appendValues)
 }
 
-// appendBits appends the page's n values, encoded, to dst.
-func (w *boolWriter) appendBits(dst []byte, n int) ([]byte, error) {
-	switch w.fallbackEnc {
+// appendValues appends the page's values encoded with enc and empties the
+// page (see pageEncoding.endPage).
+func (w *boolWriter) appendValues(dst []byte, enc footer.Encoding) ([]byte, error) {
+	n := w.n
+	var err error
+	switch enc {
 	case footer.EncodingPlain:
-		return append(dst, w.bits[:(n+7)/8]...), nil
+		dst = append(dst, w.bits[:(n+7)/8]...)
 	case footer.EncodingRLE:
 		// RLE-encoded booleans carry a 4-byte length, like v1 levels.
 		at := len(dst)
 		dst = AppendBitsRLE(append(dst, 0, 0, 0, 0), w.bits, n)
 		binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
-		return dst, nil
+	default:
+		err = fmt.Errorf("%w: encoding %s for BOOLEAN", errs.ErrUnsupported, enc)
 	}
-	return dst, fmt.Errorf("%w: encoding %s for BOOLEAN", errs.ErrUnsupported, w.fallbackEnc)
+	clear(w.bits[:(n+7)/8]) // the next page ORs nothing into stale bits
+	w.n = 0
+	return dst, err
 }
 
 func (w *boolWriter) dictLen() int { return 0 }
@@ -126,8 +129,6 @@ func (w *boolWriter) dictLen() int { return 0 }
 func (w *boolWriter) dictBytes() int { return -1 }
 
 func (w *boolWriter) dictPage(dst []byte) ([]byte, int) { return dst, 0 }
-
-func (w *boolWriter) fallback() {}
 
 func (w *boolWriter) chunkStats(st *footer.Statistics) { w.chunk.encode(st) }
 

@@ -2,7 +2,6 @@ package colwrite
 
 import (
 	"fmt"
-	"math/bits"
 	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -18,12 +17,11 @@ import (
 // the Arrow offsets it reads (int32 for string and binary, int64 for the
 // large and view types).
 type bytesWriter[O kernels.Offset] struct {
-	order       statOrder
-	fallbackEnc footer.Encoding
-	text        bool // UTF-8 values: statistics are truncated between characters
-	truncate    int
-	dictOn      bool
-	dict        bytesDict
+	pageEncoding
+	order    statOrder
+	text     bool // UTF-8 values: statistics are truncated between characters
+	truncate int
+	dict     bytesDict
 
 	shared []uint32 // DELTA_BYTE_ARRAY prefix-length scratch
 
@@ -33,8 +31,7 @@ type bytesWriter[O kernels.Offset] struct {
 	sdata []byte
 	coffs []O // the non-null values of a mini-batch with nulls
 	cdata []byte
-	idx   []uint32 // the page's dictionary indices
-	poffs []int64  // the page's values, when not dictionary-encoded
+	poffs []int64 // the page's values, when not dictionary-encoded
 	pdata []byte
 
 	page, chunk bytesStats
@@ -49,11 +46,11 @@ type bytesWriter[O kernels.Offset] struct {
 }
 
 func (w *bytesWriter[O]) startChunk(dict bool) {
-	w.dictOn = dict
+	w.pageEncoding.startChunk(dict)
 	if dict {
 		w.dict.reset(true)
 	}
-	w.idx, w.poffs, w.pdata = w.idx[:0], append(w.poffs[:0], 0), w.pdata[:0]
+	w.poffs, w.pdata = append(w.poffs[:0], 0), w.pdata[:0]
 	w.page.reset()
 	w.chunk.reset()
 	w.unencoded = 0
@@ -109,9 +106,7 @@ func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
 	addOffsetHashes(w.bloom, offs, data)
 	w.unencoded += int64(offs[len(offs)-1] - offs[0])
 	if w.dictOn {
-		n := len(w.idx)
-		w.idx = growDoubling(w.idx, len(offs)-1)[:n+len(offs)-1]
-		insertOffsets(&w.dict, offs, data, w.idx[n:])
+		insertOffsets(&w.dict, offs, data, w.addIndices(len(offs)-1))
 		return nil
 	}
 	base := int64(len(w.pdata)) - int64(offs[0])
@@ -159,7 +154,7 @@ func (w *bytesWriter[O]) compact(offs []O, data []byte, valid []byte, off int) (
 
 func (w *bytesWriter[O]) pageBytes() int {
 	if w.dictOn {
-		return len(w.idx)*bits.Len(uint(w.dict.len()))/8 + 1
+		return w.indexBytes(w.dict.len())
 	}
 	return len(w.pdata) + 4*(len(w.poffs)-1)
 }
@@ -170,13 +165,14 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	}
 	w.chunk.merge(&w.page, w.order)
 	w.page.reset()
-	if w.dictOn {
-		dst, err := appendIndices(dst, w.idx)
-		w.idx = w.idx[:0]
-		return dst, footer.EncodingRLEDictionary, err
-	}
+	return w.endPage(dst, w.appendValues)
+}
+
+// appendValues appends the page's values encoded with enc and empties the
+// page (see pageEncoding.endPage).
+func (w *bytesWriter[O]) appendValues(dst []byte, enc footer.Encoding) ([]byte, error) {
 	var err error
-	switch w.fallbackEnc {
+	switch enc {
 	case footer.EncodingPlain:
 		dst, err = kernels.AppendPlainByteArray(dst, w.poffs, w.pdata)
 	case footer.EncodingDeltaLengthByteArray:
@@ -184,10 +180,10 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	case footer.EncodingDeltaByteArray:
 		dst, w.shared, err = kernels.AppendDeltaByteArray(dst, w.poffs, w.pdata, w.shared)
 	default:
-		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", errs.ErrUnsupported, w.fallbackEnc)
+		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", errs.ErrUnsupported, enc)
 	}
 	w.poffs, w.pdata = w.poffs[:1], w.pdata[:0]
-	return dst, w.fallbackEnc, err
+	return dst, err
 }
 
 func (w *bytesWriter[O]) dictLen() int { return w.dict.len() }
@@ -202,8 +198,6 @@ func (w *bytesWriter[O]) dictBytes() int {
 func (w *bytesWriter[O]) dictPage(dst []byte) ([]byte, int) {
 	return append(dst, w.dict.plain...), w.dict.len()
 }
-
-func (w *bytesWriter[O]) fallback() { w.dictOn = false }
 
 func (w *bytesWriter[O]) chunkStats(st *footer.Statistics) {
 	w.chunk.encode(st, w.order, w.truncate, w.text)

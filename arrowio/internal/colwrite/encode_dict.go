@@ -19,25 +19,58 @@ import (
 // minDictSlots is the table size a builder starts with.
 const minDictSlots = 1 << 10
 
+// hashSlots is a dictionary builder's hash table: slot s holds the index
+// of a value, or -1 when empty, and a value of hash h starts its probe at
+// slot h>>shift.
+type hashSlots struct {
+	slots []int32
+	shift uint // 64 - log2(len(slots))
+}
+
+// reset empties the table, keeping its memory.
+func (t *hashSlots) reset() {
+	if t.slots == nil {
+		t.slots = make([]int32, minDictSlots)
+		t.shift = 64 - uint(bits.TrailingZeros(minDictSlots))
+	}
+	for i := range t.slots {
+		t.slots[i] = -1
+	}
+}
+
+// double replaces the table with an empty one of twice the slots, into
+// which the builder places every value again (place).
+func (t *hashSlots) double() {
+	t.slots = make([]int32, 2*len(t.slots))
+	t.shift--
+	for i := range t.slots {
+		t.slots[i] = -1
+	}
+}
+
+// place puts index i, a value of hash hash not in the table, in the
+// first empty slot of its probe.
+func (t *hashSlots) place(hash uint64, i int) {
+	mask := uint64(len(t.slots) - 1)
+	h := hash >> t.shift
+	for t.slots[h&mask] >= 0 {
+		h++
+	}
+	t.slots[h&mask] = int32(i)
+}
+
 // fixedDict is the dictionary of a fixed-width column, keyed by the bit
 // pattern of each value (so NaNs with equal bits are one entry, and -0 and
 // +0 are two).
 type fixedDict[U uint32 | uint64] struct {
 	values []U
-	slots  []int32
-	shift  uint // 64 - log2(len(slots))
+	hashSlots
 }
 
 // reset empties the dictionary, keeping its memory.
 func (d *fixedDict[U]) reset() {
 	d.values = d.values[:0]
-	if d.slots == nil {
-		d.slots = make([]int32, minDictSlots)
-		d.shift = 64 - uint(bits.TrailingZeros(minDictSlots))
-	}
-	for i := range d.slots {
-		d.slots[i] = -1
-	}
+	d.hashSlots.reset()
 }
 
 // hashU spreads the bits of v over the top bits of a word.
@@ -83,19 +116,9 @@ func (d *fixedDict[U]) index(v U) uint32 {
 
 // grow doubles the table and reinserts every value.
 func (d *fixedDict[U]) grow() {
-	n := 2 * len(d.slots)
-	d.slots = make([]int32, n)
-	d.shift--
-	for i := range d.slots {
-		d.slots[i] = -1
-	}
-	mask := uint64(n - 1)
+	d.double()
 	for i, v := range d.values {
-		h := hashU(v) >> d.shift
-		for d.slots[h&mask] >= 0 {
-			h++
-		}
-		d.slots[h&mask] = int32(i)
+		d.place(hashU(v), i)
 	}
 }
 
@@ -111,12 +134,11 @@ func (d *fixedDict[U]) appendPlain(dst []byte) []byte {
 // its 4-byte length, as PLAIN writes it) or FIXED_LEN_BYTE_ARRAY column.
 // The dictionary page's PLAIN bytes are built as values arrive.
 type bytesDict struct {
-	plain    []byte   // the dictionary page's values
-	starts   []int32  // where each value's bytes begin in plain
-	lens     []int32  // each value's length
-	hashes   []uint64 // each value's hash, to regrow without rehashing
-	slots    []int32
-	shift    uint
+	plain  []byte   // the dictionary page's values
+	starts []int32  // where each value's bytes begin in plain
+	lens   []int32  // each value's length
+	hashes []uint64 // each value's hash, to regrow without rehashing
+	hashSlots
 	prefixed bool
 }
 
@@ -124,13 +146,7 @@ type bytesDict struct {
 func (d *bytesDict) reset(prefixed bool) {
 	d.plain, d.starts, d.lens, d.hashes = d.plain[:0], d.starts[:0], d.lens[:0], d.hashes[:0]
 	d.prefixed = prefixed
-	if d.slots == nil {
-		d.slots = make([]int32, minDictSlots)
-		d.shift = 64 - uint(bits.TrailingZeros(minDictSlots))
-	}
-	for i := range d.slots {
-		d.slots[i] = -1
-	}
+	d.hashSlots.reset()
 }
 
 // len returns the number of values.
@@ -199,19 +215,9 @@ func shortWord(v []byte) uint64 {
 
 // grow doubles the table and reinserts every value.
 func (d *bytesDict) grow() {
-	n := 2 * len(d.slots)
-	d.slots = make([]int32, n)
-	d.shift--
-	for i := range d.slots {
-		d.slots[i] = -1
-	}
-	mask := uint64(n - 1)
+	d.double()
 	for i, hash := range d.hashes {
-		h := hash >> d.shift
-		for d.slots[h&mask] >= 0 {
-			h++
-		}
-		d.slots[h&mask] = int32(i)
+		d.place(hash, i)
 	}
 }
 

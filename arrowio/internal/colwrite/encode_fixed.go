@@ -2,7 +2,6 @@ package colwrite
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -19,26 +18,27 @@ import (
 // newValueWriter returns the value writer of leaf n for Arrow arrays of
 // type dt.
 func newValueWriter(n *footer.Node, dt arrow.DataType, set Settings, order statOrder) (valueWriter, error) {
+	enc := pageEncoding{fallbackEnc: set.Encoding}
 	switch n.Physical {
 	case footer.TypeBoolean:
-		return &boolWriter{fallbackEnc: set.Encoding}, nil
+		return &boolWriter{pageEncoding: enc}, nil
 	case footer.TypeInt32:
-		return &fixedWriter[int32, uint32]{node: n, order: order, fallbackEnc: set.Encoding}, nil
+		return &fixedWriter[int32, uint32]{pageEncoding: enc, node: n, order: order}, nil
 	case footer.TypeInt64:
-		return &fixedWriter[int64, uint64]{node: n, order: order, fallbackEnc: set.Encoding}, nil
+		return &fixedWriter[int64, uint64]{pageEncoding: enc, node: n, order: order}, nil
 	case footer.TypeFloat:
-		return &fixedWriter[float32, uint32]{node: n, order: order, fallbackEnc: set.Encoding}, nil
+		return &fixedWriter[float32, uint32]{pageEncoding: enc, node: n, order: order}, nil
 	case footer.TypeDouble:
-		return &fixedWriter[float64, uint64]{node: n, order: order, fallbackEnc: set.Encoding}, nil
+		return &fixedWriter[float64, uint64]{pageEncoding: enc, node: n, order: order}, nil
 	case footer.TypeByteArray:
 		text := isText(n)
 		switch valueType(dt).ID() {
 		case arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
-			return &bytesWriter[int64]{order: order, fallbackEnc: set.Encoding, text: text, truncate: set.Truncate}, nil
+			return &bytesWriter[int64]{pageEncoding: enc, order: order, text: text, truncate: set.Truncate}, nil
 		}
-		return &bytesWriter[int32]{order: order, fallbackEnc: set.Encoding, text: text, truncate: set.Truncate}, nil
+		return &bytesWriter[int32]{pageEncoding: enc, order: order, text: text, truncate: set.Truncate}, nil
 	case footer.TypeFixedLenByteArray:
-		return &flbaWriter{node: n, width: int(n.TypeLength), order: order, fallbackEnc: set.Encoding, truncate: set.Truncate}, nil
+		return &flbaWriter{pageEncoding: enc, node: n, width: int(n.TypeLength), order: order, truncate: set.Truncate}, nil
 	}
 	return nil, fmt.Errorf("%w: writing %s columns", errs.ErrUnsupported, n.Physical)
 }
@@ -72,17 +72,15 @@ func isText(n *footer.Node) bool {
 // columns: T is the physical value, U the unsigned integer of its size,
 // which keys the dictionary by bit pattern.
 type fixedWriter[T fixedValue, U uint32 | uint64] struct {
-	node        *footer.Node
-	order       statOrder
-	fallbackEnc footer.Encoding
-	dictOn      bool
-	dict        fixedDict[U]
+	pageEncoding
+	node  *footer.Node
+	order statOrder
+	dict  fixedDict[U]
 
-	slots []T      // the bound slots
-	conv  []T      // converted or gathered slots
-	dense []T      // the non-null values of a mini-batch with nulls
-	idx   []uint32 // the page's dictionary indices
-	vals  []T      // the page's values, when not dictionary-encoded
+	slots []T // the bound slots
+	conv  []T // converted or gathered slots
+	dense []T // the non-null values of a mini-batch with nulls
+	vals  []T // the page's values, when not dictionary-encoded
 
 	page, chunk fixedStats[T]
 	bloom       *bloomSink // nil unless the column has a bloom filter
@@ -94,11 +92,11 @@ type fixedWriter[T fixedValue, U uint32 | uint64] struct {
 }
 
 func (w *fixedWriter[T, U]) startChunk(dict bool) {
-	w.dictOn = dict
+	w.pageEncoding.startChunk(dict)
 	if dict {
 		w.dict.reset()
 	}
-	w.idx, w.vals = w.idx[:0], w.vals[:0]
+	w.vals = w.vals[:0]
 	w.page, w.chunk = fixedStats[T]{}, fixedStats[T]{}
 }
 
@@ -134,9 +132,7 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 	w.page.update(vals, w.order)
 	addFixedHashes(w.bloom, vals)
 	if w.dictOn {
-		n := len(w.idx)
-		w.idx = growDoubling(w.idx, len(vals))[:n+len(vals)]
-		w.dict.insert(arrowmem.Cast[U](vals), w.idx[n:])
+		w.dict.insert(arrowmem.Cast[U](vals), w.addIndices(len(vals)))
 		return nil
 	}
 	w.vals = append(growDoubling(w.vals, len(vals)), vals...)
@@ -145,7 +141,7 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 
 func (w *fixedWriter[T, U]) pageBytes() int {
 	if w.dictOn {
-		return len(w.idx)*bits.Len(uint(len(w.dict.values)))/8 + 1
+		return w.indexBytes(len(w.dict.values))
 	}
 	return len(w.vals) * int(unsafe.Sizeof(T(0)))
 }
@@ -156,14 +152,15 @@ func (w *fixedWriter[T, U]) flushPage(dst []byte, st *footer.Statistics) ([]byte
 	}
 	w.chunk.merge(&w.page, w.order)
 	w.page = fixedStats[T]{}
-	if w.dictOn {
-		dst, err := appendIndices(dst, w.idx)
-		w.idx = w.idx[:0]
-		return dst, footer.EncodingRLEDictionary, err
-	}
-	dst, err := appendFixed(dst, w.vals, w.fallbackEnc)
+	return w.endPage(dst, w.appendValues)
+}
+
+// appendValues appends the page's values encoded with enc and empties the
+// page (see pageEncoding.endPage).
+func (w *fixedWriter[T, U]) appendValues(dst []byte, enc footer.Encoding) ([]byte, error) {
+	dst, err := appendFixed(dst, w.vals, enc)
 	w.vals = w.vals[:0]
-	return dst, w.fallbackEnc, err
+	return dst, err
 }
 
 // appendFixed appends vals encoded with enc (PLAIN, DELTA_BINARY_PACKED or
@@ -200,8 +197,6 @@ func (w *fixedWriter[T, U]) dictBytes() int {
 func (w *fixedWriter[T, U]) dictPage(dst []byte) ([]byte, int) {
 	return w.dict.appendPlain(dst), len(w.dict.values)
 }
-
-func (w *fixedWriter[T, U]) fallback() { w.dictOn = false }
 
 func (w *fixedWriter[T, U]) chunkStats(st *footer.Statistics) { w.chunk.encode(st, w.order) }
 

@@ -2,7 +2,6 @@ package colwrite
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -17,18 +16,16 @@ import (
 // flbaWriter is the value writer of FIXED_LEN_BYTE_ARRAY columns, whose
 // values are width bytes each, back to back.
 type flbaWriter struct {
-	node        *footer.Node
-	width       int
-	order       statOrder
-	fallbackEnc footer.Encoding
-	truncate    int
-	dictOn      bool
-	dict        bytesDict
+	pageEncoding
+	node     *footer.Node
+	width    int
+	order    statOrder
+	truncate int
+	dict     bytesDict
 
 	slots  []byte   // the bound slots
 	conv   []byte   // converted or gathered slots
 	dense  []byte   // the non-null values of a mini-batch with nulls
-	idx    []uint32 // the page's dictionary indices
 	shared []uint32 // DELTA_BYTE_ARRAY prefix-length scratch
 	vals   []byte   // the page's values, when not dictionary-encoded
 
@@ -42,11 +39,11 @@ type flbaWriter struct {
 }
 
 func (w *flbaWriter) startChunk(dict bool) {
-	w.dictOn = dict
+	w.pageEncoding.startChunk(dict)
 	if dict {
 		w.dict.reset(false)
 	}
-	w.idx, w.vals = w.idx[:0], w.vals[:0]
+	w.vals = w.vals[:0]
 	w.page.reset()
 	w.chunk.reset()
 }
@@ -95,9 +92,7 @@ func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
 	w.page.addFixed(vals, wd, w.order)
 	w.bloom.addFixed(vals, wd)
 	if w.dictOn {
-		n := len(w.idx)
-		w.idx = growDoubling(w.idx, len(vals)/wd)[:n+len(vals)/wd]
-		w.dict.insertFixed(vals, wd, w.idx[n:])
+		w.dict.insertFixed(vals, wd, w.addIndices(len(vals)/wd))
 		return nil
 	}
 	w.vals = append(growDoubling(w.vals, len(vals)), vals...)
@@ -106,7 +101,7 @@ func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
 
 func (w *flbaWriter) pageBytes() int {
 	if w.dictOn {
-		return len(w.idx)*bits.Len(uint(w.dict.len()))/8 + 1
+		return w.indexBytes(w.dict.len())
 	}
 	return len(w.vals)
 }
@@ -117,13 +112,14 @@ func (w *flbaWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, foote
 	}
 	w.chunk.merge(&w.page, w.order)
 	w.page.reset()
-	if w.dictOn {
-		dst, err := appendIndices(dst, w.idx)
-		w.idx = w.idx[:0]
-		return dst, footer.EncodingRLEDictionary, err
-	}
+	return w.endPage(dst, w.appendValues)
+}
+
+// appendValues appends the page's values encoded with enc and empties the
+// page (see pageEncoding.endPage).
+func (w *flbaWriter) appendValues(dst []byte, enc footer.Encoding) ([]byte, error) {
 	var err error
-	switch w.fallbackEnc {
+	switch enc {
 	case footer.EncodingPlain:
 		dst = append(dst, w.vals...)
 	case footer.EncodingDeltaByteArray:
@@ -133,10 +129,10 @@ func (w *flbaWriter) flushPage(dst []byte, st *footer.Statistics) ([]byte, foote
 		dst = slices.Grow(dst, len(w.vals))[:n+len(w.vals)]
 		err = kernels.ByteStreamSplitEncode(dst[n:], w.vals, w.width)
 	default:
-		err = fmt.Errorf("%w: encoding %s for FIXED_LEN_BYTE_ARRAY", errs.ErrUnsupported, w.fallbackEnc)
+		err = fmt.Errorf("%w: encoding %s for FIXED_LEN_BYTE_ARRAY", errs.ErrUnsupported, enc)
 	}
 	w.vals = w.vals[:0]
-	return dst, w.fallbackEnc, err
+	return dst, err
 }
 
 func (w *flbaWriter) dictLen() int { return w.dict.len() }
@@ -151,8 +147,6 @@ func (w *flbaWriter) dictBytes() int {
 func (w *flbaWriter) dictPage(dst []byte) ([]byte, int) {
 	return append(dst, w.dict.plain...), w.dict.len()
 }
-
-func (w *flbaWriter) fallback() { w.dictOn = false }
 
 func (w *flbaWriter) chunkStats(st *footer.Statistics) {
 	w.chunk.encode(st, w.order, w.truncate, false)

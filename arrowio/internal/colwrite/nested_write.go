@@ -1,7 +1,6 @@
 package colwrite
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -19,17 +18,17 @@ import (
 // map): the levels package shreds each batch's column into the levels and
 // dense values of its leaves, whose column writers encode them.
 type NestedFieldWriter struct {
-	Field    int // the field's index in the Arrow schema
-	First    int // the column writer of its first leaf
-	Shredder *levels.Shredder
-	Cols     []levels.Column // the row group being written, one per leaf
+	Field       int              // the field's index in the Arrow schema
+	FirstColumn int              // the index of the column writer of its first leaf
+	Shredder    *levels.Shredder // the field's shredder, from the plan WritePlan returns
+	Columns     []levels.Column  // the row group being written, one per leaf (see Shred)
 }
 
 // NestedLeafType is one leaf of a nested field being written: its Parquet
 // node and the Arrow type of its dense values.
 type NestedLeafType struct {
-	Node *footer.Node
-	Type arrow.DataType
+	Node *footer.Node   // the leaf's Parquet node
+	Type arrow.DataType // the Arrow type of the leaf's dense values
 }
 
 // WritePlan returns the levels plan of Arrow field f written as Parquet
@@ -96,7 +95,7 @@ func WritePlan(f arrow.Field, n *footer.Node, slot int16, leaves *[]NestedLeafTy
 }
 
 // Shred shreds rows [lo, hi) of arr into the leaves' levels and dense
-// values, which stay in w.cols until release.
+// values, which stay in w.Columns until Release.
 func (w *NestedFieldWriter) Shred(arr arrow.Array, lo, hi int) error {
 	sl := array.NewSlice(arr, int64(lo), int64(hi))
 	defer sl.Release()
@@ -104,16 +103,16 @@ func (w *NestedFieldWriter) Shred(arr arrow.Array, lo, hi int) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", errs.ErrUnsupported, err)
 	}
-	w.Cols = cols
+	w.Columns = cols
 	return nil
 }
 
 // Release drops the values of the row group written.
 func (w *NestedFieldWriter) Release() {
-	for _, c := range w.Cols {
+	for _, c := range w.Columns {
 		c.Values.Release()
 	}
-	w.Cols = nil
+	w.Columns = nil
 }
 
 // WriteNested writes the entries of a leaf below a nested field: their
@@ -130,43 +129,23 @@ func (c *Writer) WriteNested(col levels.Column) error {
 	if rep != nil && len(rep) != n {
 		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.Path, len(rep), n)
 	}
-	maxDef := c.node.MaxDef
-	c.pageDefHist = levelCounts(c.pageDefHist, maxDef)
+	c.pageDefHist = levelCounts(c.pageDefHist, c.node.MaxDef)
 	c.pageRepHist = levelCounts(c.pageRepHist, c.node.MaxRep)
-	c.batchHist = levelCounts(c.batchHist, max(maxDef, c.node.MaxRep))
+	c.batchHist = levelCounts(c.batchHist, max(c.node.MaxDef, c.node.MaxRep))
 	v := 0 // values written
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch)
 		for rep != nil && j < n && rep[j] != 0 {
 			j++
 		}
-		// The batch's values are its levels at maxDef, and its rows its
-		// zero repetition levels.
-		present, rows := j-i, j-i
-		if maxDef > 0 {
-			b := c.batchHist[:maxDef+1]
-			clear(b)
-			levels.AddCounts(b, def[i:j])
-			for d, k := range b {
-				c.pageDefHist[d] += k
-				c.defHist[d] += k
-			}
-			present = int(b[maxDef])
-		}
+		var repBatch []int16
 		if rep != nil {
-			b := c.batchHist[:c.node.MaxRep+1]
-			clear(b)
-			levels.AddCounts(b, rep[i:j])
-			for r, k := range b {
-				c.pageRepHist[r] += k
-			}
-			rows = int(b[0])
-			c.repLv = append(c.repLv, rep[i:j]...)
+			repBatch = rep[i:j]
 		}
+		present, rows := c.addNestedLevels(def[i:j], repBatch)
 		if v+present > vals.Len() {
 			return fmt.Errorf("%w: column %q: levels give more than its %d values", errs.ErrUnsupported, c.Path, vals.Len())
 		}
-		c.defLv = append(c.defLv, def[i:j]...)
 		if err := c.vals.put(v, v+present, nil, 0, present); err != nil {
 			return fmt.Errorf("column %q: %w", c.Path, err)
 		}
@@ -174,15 +153,9 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		c.levels += j - i
 		c.pageNulls += j - i - present
 		c.pageRowsDone += rows
-		if c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows) {
-			if err := c.flushPage(); err != nil {
-				return err
-			}
-		}
-		if db := c.vals.dictBytes(); db >= c.set.DictLimit {
-			if err := c.fallback(); err != nil {
-				return err
-			}
+		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows)
+		if err := c.endMiniBatch(full); err != nil {
+			return err
 		}
 		i = j
 	}
@@ -190,6 +163,37 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.Path, v, vals.Len())
 	}
 	return nil
+}
+
+// addNestedLevels adds the levels of a mini-batch of whole rows to the
+// page (rep nil when the leaf repeats nowhere) and to the level
+// histograms, and returns how many of its entries hold a value (those at
+// the maximum definition level) and how many rows it holds (its
+// repetition levels 0).
+func (c *Writer) addNestedLevels(def, rep []int16) (present, rows int) {
+	present, rows = len(def), len(def)
+	if maxDef := c.node.MaxDef; maxDef > 0 {
+		b := c.batchHist[:maxDef+1]
+		clear(b)
+		levels.AddCounts(b, def)
+		for d, k := range b {
+			c.pageDefHist[d] += k
+			c.defHist[d] += k
+		}
+		present = int(b[maxDef])
+	}
+	if rep != nil {
+		b := c.batchHist[:c.node.MaxRep+1]
+		clear(b)
+		levels.AddCounts(b, rep)
+		for r, k := range b {
+			c.pageRepHist[r] += k
+		}
+		rows = int(b[0])
+		c.repLv = append(c.repLv, rep...)
+	}
+	c.defLv = append(c.defLv, def...)
+	return present, rows
 }
 
 // levelCounts returns h as counts of the levels 0 to maxLevel, kept when
@@ -202,33 +206,31 @@ func levelCounts(h []int64, maxLevel int16) []int64 {
 }
 
 // appendNestedLevels appends the page's repetition and definition level
-// sections to body (each after a 4-byte length on a version 1 page) and
-// returns the sizes of the two sections without prefixes.
-func (c *Writer) appendNestedLevels(body []byte) (out []byte, repBytes, defBytes int, err error) {
-	section := func(body []byte, lv []int16, max int16) ([]byte, int, error) {
-		if max == 0 {
-			return body, 0, nil
-		}
-		at := len(body)
-		if c.set.PageVersion == PageV1 {
-			body = append(body, 0, 0, 0, 0)
-		}
-		start := len(body)
-		body, err := kernels.AppendRLE(body, lv, levels.Width(max))
-		if err != nil {
-			return nil, 0, fmt.Errorf("column %q: %w", c.Path, err)
-		}
-		size := len(body) - start
-		if c.set.PageVersion == PageV1 {
-			binary.LittleEndian.PutUint32(body[at:], uint32(size))
-		}
-		return body, size, nil
+// sections to body (see appendLevels).
+func (c *Writer) appendNestedLevels(body []byte) ([]byte, levelSections, error) {
+	ls := levelSections{rows: c.pageRowsDone}
+	var err error
+	if body, ls.repSize, err = c.appendLevelSection(body, c.repLv, c.node.MaxRep); err != nil {
+		return nil, ls, err
 	}
-	if body, repBytes, err = section(body, c.repLv, c.node.MaxRep); err != nil {
-		return nil, 0, 0, err
+	var defSize int
+	if body, defSize, err = c.appendLevelSection(body, c.defLv, c.node.MaxDef); err != nil {
+		return nil, ls, err
 	}
-	if body, defBytes, err = section(body, c.defLv, c.node.MaxDef); err != nil {
-		return nil, 0, 0, err
+	ls.size = ls.repSize + defSize
+	return body, ls, nil
+}
+
+// appendLevelSection appends levels lv of at most max, RLE-encoded, as a
+// level section (none when max is 0) and returns its size.
+func (c *Writer) appendLevelSection(body []byte, lv []int16, max int16) ([]byte, int, error) {
+	if max == 0 {
+		return body, 0, nil
 	}
-	return body, repBytes, defBytes, nil
+	body, at := c.openSection(body)
+	body, err := kernels.AppendRLE(body, lv, levels.Width(max))
+	if err != nil {
+		return nil, 0, fmt.Errorf("column %q: %w", c.Path, err)
+	}
+	return body, c.closeSection(body, at), nil
 }

@@ -137,51 +137,61 @@ type chunkIndex struct {
 
 // ChunkModules are the page indexes and bloom filter of one column chunk.
 type ChunkModules struct {
-	ColumnIndex *footer.ColumnIndex
-	OffsetIndex *footer.OffsetIndex
-	Bloom       *pageindex.Bloom
+	ColumnIndex *footer.ColumnIndex // nil without a page index
+	OffsetIndex *footer.OffsetIndex // nil without a page index
+	Bloom       *pageindex.Bloom    // nil without a bloom filter
+}
+
+// TakeModules returns the page indexes and bloom filter of the chunk
+// FinishChunk finished (each nil when the settings leave it out), with
+// page offsets relative to the chunk's first byte, and forgets them: they
+// are the caller's.
+func (c *Writer) TakeModules() ChunkModules {
+	m := c.idx.ChunkModules
+	c.idx.ChunkModules = ChunkModules{}
+	return m
 }
 
 // initIndex prepares the column writer's page index and bloom filter.
 func (c *Writer) initIndex() error {
 	if c.set.PageIndex {
-		c.Idx.builder = pageindex.NewIndexBuilder(c.node)
+		c.idx.builder = pageindex.NewIndexBuilder(c.node)
 	}
 	if c.set.Bloom != nil {
 		bw, ok := c.vals.(interface{ setBloom(*bloomSink) })
 		if !ok {
 			return fmt.Errorf("%w: column %q: bloom filter on a %s column", errs.ErrUnsupported, c.Path, c.node.Physical)
 		}
-		c.Idx.sink = &bloomSink{}
-		bw.setBloom(c.Idx.sink)
+		c.idx.sink = &bloomSink{}
+		bw.setBloom(c.idx.sink)
 	}
 	return nil
 }
 
 // startIndex begins the index and filter of a new chunk.
 func (c *Writer) startIndex() {
-	if c.Idx.builder != nil {
-		c.Idx.builder.Reset()
+	if c.idx.builder != nil {
+		c.idx.builder.Reset()
 	}
-	if c.Idx.sink != nil {
-		c.Idx.sink.hashes = c.Idx.sink.hashes[:0]
+	if c.idx.sink != nil {
+		c.idx.sink.hashes = c.idx.sink.hashes[:0]
 	}
-	c.Idx.unencoded, c.Idx.rows = 0, 0
-	c.Idx.ChunkModules = ChunkModules{}
+	c.idx.unencoded, c.idx.rows = 0, 0
+	c.idx.ChunkModules = ChunkModules{}
 }
 
 // indexPage records the data page just written: it starts at pageStart
-// in c.data, holds rows rows, and st (nil without statistics) has its
+// in c.DataPages, holds rows rows, and st (nil without statistics) has its
 // bounds.
 func (c *Writer) indexPage(st *footer.Statistics, pageStart, rows int) {
-	first := c.Idx.rows
-	c.Idx.rows += int64(rows)
-	if c.Idx.builder == nil {
+	first := c.idx.rows
+	c.idx.rows += int64(rows)
+	if c.idx.builder == nil {
 		return
 	}
 	e := pageindex.PageEntry{
 		Offset:    int64(pageStart),
-		Size:      int32(len(c.Data) - pageStart),
+		Size:      int32(len(c.DataPages) - pageStart),
 		FirstRow:  first,
 		NullCount: int64(c.pageNulls),
 		NonNull:   int64(c.levels - c.pageNulls),
@@ -201,23 +211,23 @@ func (c *Writer) indexPage(st *footer.Statistics, pageStart, rows int) {
 		e.DefHistogram = []int64{int64(c.pageNulls), int64(c.levels - c.pageNulls)}
 	}
 	if b, ok := c.vals.unencodedBytes(); ok {
-		e.UnencodedBytes = b - c.Idx.unencoded
-		c.Idx.unencoded = b
+		e.UnencodedBytes = b - c.idx.unencoded
+		c.idx.unencoded = b
 	}
-	c.Idx.builder.AddPage(e)
+	c.idx.builder.AddPage(e)
 }
 
 // finishIndex builds the finished chunk's indexes and bloom filter.
 func (c *Writer) finishIndex() {
-	if c.Idx.builder != nil {
-		c.Idx.ColumnIndex, c.Idx.OffsetIndex = c.Idx.builder.Finish(int64(len(c.DictPage)))
+	if c.idx.builder != nil {
+		c.idx.ColumnIndex, c.idx.OffsetIndex = c.idx.builder.Finish(int64(len(c.DictPage)))
 	}
-	if c.Idx.sink != nil {
-		distinct := int64(-1)
-		if c.dictChunk && c.vals.dictBytes() >= 0 && c.order != orderFloat && c.order != orderFloat16 {
-			distinct = int64(c.dictCount) // every value went through the dictionary
+	if c.idx.sink != nil {
+		distinct, ok := c.distinctValues()
+		if !ok {
+			distinct = -1
 		}
-		c.Idx.Bloom = c.Idx.sink.filter(c.set.Bloom, distinct)
+		c.idx.Bloom = c.idx.sink.filter(c.set.Bloom, distinct)
 	}
 }
 

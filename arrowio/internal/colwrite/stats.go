@@ -71,7 +71,7 @@ func leafOrder(n *footer.Node) statOrder {
 	return orderNone
 }
 
-// signedOrder reports whether o is a signed order, for which the
+// signed reports whether o is a signed order, for which the
 // deprecated min and max fields are written too, as older readers expect.
 func (o statOrder) signed() bool {
 	return o == orderSigned || o == orderFloat || o == orderFloat16 || o == orderDecimal

@@ -351,22 +351,8 @@ func fixedBytesSlots(buf []byte, arr arrow.Array, lo, hi int, n *footer.Node) ([
 			return nil, buf, err
 		}
 		buf = resize(buf, (hi-lo)*w)
-		out := buf
-		i := 0
-		if w <= 8 && k >= 8 {
-			// The low word of each value, its bytes reversed, its w
-			// low bytes first: one 8-byte store whose spare bytes the
-			// next value overwrites.
-			shift := uint(8 * (8 - w))
-			for ; i < hi-lo && i*w+8 <= len(out); i++ {
-				v := binary.LittleEndian.Uint64(src[i*k : i*k+8])
-				binary.LittleEndian.PutUint64(out[i*w:i*w+8], bits.ReverseBytes64(v)>>shift)
-			}
-		}
-		for ; i < hi-lo; i++ {
-			bigEndianDecimal(out[i*w:(i+1)*w], src[i*k:(i+1)*k])
-		}
-		return out, buf, nil
+		bigEndianDecimals(buf, src, hi-lo, w, k)
+		return buf, buf, nil
 	case *arrow.MonthDayNanoIntervalType:
 		src, err := sliceOf(bufferAs[arrow.MonthDayNanoInterval](d, 1), off, lo, hi, "interval")
 		if err != nil {
@@ -388,6 +374,26 @@ func fixedBytesSlots(buf []byte, arr arrow.Array, lo, hi int, n *footer.Node) ([
 		}
 	}
 	return nil, buf, fmt.Errorf("%w: Arrow type %s as Parquet FIXED_LEN_BYTE_ARRAY(%d)", errs.ErrUnsupported, arr.DataType(), w)
+}
+
+// bigEndianDecimals writes n little-endian two's complement integers of
+// k bytes in src as big-endian ones of w bytes in dst (see
+// bigEndianDecimal).
+func bigEndianDecimals(dst, src []byte, n, w, k int) {
+	i := 0
+	if w <= 8 && k >= 8 {
+		// The low word of each value, its bytes reversed, its w low
+		// bytes first: one 8-byte store whose spare bytes the next value
+		// overwrites.
+		shift := uint(8 * (8 - w))
+		for ; i < n && i*w+8 <= len(dst); i++ {
+			v := binary.LittleEndian.Uint64(src[i*k : i*k+8])
+			binary.LittleEndian.PutUint64(dst[i*w:i*w+8], bits.ReverseBytes64(v)>>shift)
+		}
+	}
+	for ; i < n; i++ {
+		bigEndianDecimal(dst[i*w:(i+1)*w], src[i*k:(i+1)*k])
+	}
 }
 
 // bigEndianDecimal writes the little-endian two's complement integer src
