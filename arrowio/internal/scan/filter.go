@@ -205,8 +205,8 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 	if err != nil {
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
-	spans := selectedSpans(sel)
-	rows := selectedRows(ranges, spans)
+	positions := selectedPositions(sel)
+	rows := pageindex.RowsAt(ranges, positions)
 	if len(rows) == 0 {
 		return g.setFiltered(r, nil, nil), nil
 	}
@@ -219,7 +219,7 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 			continue
 		}
 		arrs[c].Retain()
-		if out[c], err = TakeSpans(arrs[c], spans, r); err != nil {
+		if out[c], err = TakeRanges(arrs[c], positions, r.Options.Mem); err != nil {
 			ReleaseArrays(out)
 			return nil, err
 		}
@@ -266,45 +266,21 @@ func (r *File) decodeColumns(ctx context.Context, i int, sl slots, cols []int, i
 	return errors.Join(errs...)
 }
 
-// selectedSpans returns the runs of true in sel.
-func selectedSpans(sel []bool) []Span {
-	var spans []Span
+// selectedPositions returns the runs of true in sel.
+func selectedPositions(sel []bool) pageindex.Ranges {
+	var out pageindex.Ranges
 	start := -1
 	for k, s := range sel {
 		switch {
 		case s && start < 0:
 			start = k
 		case !s && start >= 0:
-			spans = append(spans, Span{int64(start), int64(k)})
+			out = append(out, pageindex.Range{Start: int64(start), End: int64(k)})
 			start = -1
 		}
 	}
 	if start >= 0 {
-		spans = append(spans, Span{int64(start), int64(len(sel))})
-	}
-	return spans
-}
-
-// selectedRows maps spans of positions among the rows of ranges back to
-// the rows of the row group.
-func selectedRows(ranges pageindex.Ranges, spans []Span) pageindex.Ranges {
-	var out pageindex.Ranges
-	k, pos := 0, int64(0) // ranges[k] holds positions [pos, pos+its length)
-	for _, s := range spans {
-		for at := s.Start; at < s.End; {
-			for at >= pos+ranges[k].End-ranges[k].Start {
-				pos += ranges[k].End - ranges[k].Start
-				k++
-			}
-			stop := min(s.End, pos+ranges[k].End-ranges[k].Start)
-			lo, hi := ranges[k].Start+at-pos, ranges[k].Start+stop-pos
-			if m := len(out); m > 0 && out[m-1].End == lo {
-				out[m-1].End = hi
-			} else {
-				out = append(out, pageindex.Range{Start: lo, End: hi})
-			}
-			at = stop
-		}
+		out = append(out, pageindex.Range{Start: int64(start), End: int64(len(sel))})
 	}
 	return out
 }
@@ -334,30 +310,23 @@ func (g *Group) setFiltered(r *File, cols []arrow.Array, rows pageindex.Ranges) 
 	return g
 }
 
-// Span is a half-open range of positions in an array.
-type Span struct{ Start, End int64 }
-
-// TakeSpans returns the rows of arr that spans cover, in order, taking
-// over the caller's reference to arr.
-func TakeSpans(arr arrow.Array, spans []Span, r *File) (arrow.Array, error) {
-	if len(spans) == 1 && spans[0].Start == 0 && spans[0].End == int64(arr.Len()) {
+// TakeRanges returns the rows of arr at positions, in order, in an array
+// allocated from mem, taking over the caller's reference to arr.
+func TakeRanges(arr arrow.Array, positions pageindex.Ranges, mem memory.Allocator) (arrow.Array, error) {
+	if len(positions) == 1 && positions[0].Start == 0 && positions[0].End == int64(arr.Len()) {
 		return arr, nil
 	}
 	defer arr.Release()
-	if len(spans) == 0 {
+	if len(positions) == 0 {
 		return array.NewSlice(arr, 0, 0), nil
 	}
-	if len(spans) > 1 {
-		rows := 0
-		for _, s := range spans {
-			rows += int(s.End - s.Start)
-		}
-		if out, ok := gatherSpans(arr, spans, rows, r.Options.Mem); ok {
+	if len(positions) > 1 {
+		if out, ok := gatherRanges(arr, positions, int(positions.Rows()), mem); ok {
 			return out, nil
 		}
 	}
-	parts := make([]arrow.Array, len(spans))
-	for k, s := range spans {
+	parts := make([]arrow.Array, len(positions))
+	for k, s := range positions {
 		parts[k] = array.NewSlice(arr, s.Start, s.End)
 	}
 	defer func() {
@@ -369,7 +338,7 @@ func TakeSpans(arr arrow.Array, spans []Span, r *File) (arrow.Array, error) {
 		parts[0].Retain()
 		return parts[0], nil
 	}
-	out, err := arrowmem.Concatenate(parts, r.Options.Mem)
+	out, err := arrowmem.Concatenate(parts, mem)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: gathering filtered rows: %w", err)
 	}

@@ -46,7 +46,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		ci   bool
 	}
 	var wants []want
-	var ranges []ByteRange
+	var ranges []pageindex.ByteRange
 	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
 		start, end, ok, err := pageindex.IndexSpan(off, length, r.Footer.MetaOffset)
 		if err != nil {
@@ -54,7 +54,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		}
 		if ok {
 			wants = append(wants, want{leaf, ci})
-			ranges = append(ranges, ByteRange{start, end})
+			ranges = append(ranges, pageindex.ByteRange{Start: start, End: end})
 		}
 		return nil
 	}
@@ -165,20 +165,20 @@ func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *ro
 	}
 	cover := pageindex.Full(n)
 	if indexed {
-		cover = PagesCovering(firsts, ranges, n)
+		cover = pageindex.AlignToPages(ranges, firsts, n)
 	}
 	// Each leaf's byte ranges: its whole chunk, or its leading pages and
 	// the data pages within cover.
-	var brs []ByteRange
+	var brs []pageindex.ByteRange
 	var owner []int // the leaf of each byte range
 	for k, leaf := range leaves {
 		if cover.Rows() == n {
-			brs, owner = append(brs, ByteRange{chunks[k].Base, ends[k]}), append(owner, k)
+			brs, owner = append(brs, pageindex.ByteRange{Start: chunks[k].Base, End: ends[k]}), append(owner, k)
 			continue
 		}
-		leafRanges, err := pageRanges(idx.oi[leaf.Column], firsts[k], cover, n, chunks[k].Base, ends[k])
+		leafRanges, err := pageindex.PageBytes(idx.oi[leaf.Column], firsts[k], cover, n, pageindex.ByteRange{Start: chunks[k].Base, End: ends[k]})
 		if err != nil {
-			return nil, &errs.CorruptError{Offset: chunks[k].Base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: err}
+			return nil, &errs.CorruptError{Offset: chunks[k].Base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
 		for _, br := range leafRanges {
 			brs, owner = append(brs, br), append(owner, k)
@@ -241,100 +241,5 @@ func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *ro
 		return nil, &errs.CorruptError{Offset: chunks[0].Base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", errs.ErrCorrupt)}
 	}
-	return TakeSpans(arr, PositionsIn(cover, ranges), r)
-}
-
-// PagesCovering returns the rows of the pages that hold ranges, for
-// columns whose leaves' pages start at the rows firsts gives: the
-// smallest set of rows, including ranges, that every leaf's pages tile
-// exactly, so that every leaf decodes the same rows.
-func PagesCovering(firsts [][]int64, ranges pageindex.Ranges, n int64) pageindex.Ranges {
-	cover := ranges
-	for {
-		next := cover
-		for _, first := range firsts {
-			var spans pageindex.Ranges
-			for _, p := range OverlappingPages(first, cover, n) {
-				pf, pe := PageSpan(first, p, n)
-				if k := len(spans); k > 0 && spans[k-1].End == pf {
-					spans[k-1].End = pe
-				} else {
-					spans = append(spans, pageindex.Range{Start: pf, End: pe})
-				}
-			}
-			next = pageindex.Union(next, spans)
-		}
-		if next.Rows() == cover.Rows() { // next includes cover
-			return cover
-		}
-		cover = next
-	}
-}
-
-// PageSpan returns the rows [first[p], first[p+1]) of page p of a row
-// group of n rows.
-func PageSpan(first []int64, p int, n int64) (int64, int64) {
-	if p+1 < len(first) {
-		return first[p], first[p+1]
-	}
-	return first[p], n
-}
-
-// OverlappingPages returns, in order, the pages (by their first rows
-// first, in a row group of n rows) that hold rows of r.
-func OverlappingPages(first []int64, r pageindex.Ranges, n int64) []int {
-	var out []int
-	k := 0
-	for p := range first {
-		pf, pe := PageSpan(first, p, n)
-		for k < len(r) && r[k].End <= pf {
-			k++
-		}
-		if k < len(r) && r[k].Start < pe {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// pageRanges returns the byte ranges of a leaf's chunk [start, end) to
-// read for the rows of cover: the bytes before its first data page (the
-// dictionary) and the data pages oi locates within cover, adjacent ones
-// merged. A page outside the chunk is an error wrapping ErrCorrupt.
-func pageRanges(oi *footer.OffsetIndex, first []int64, cover pageindex.Ranges, n, start, end int64) ([]ByteRange, error) {
-	var brs []ByteRange
-	if head := oi.PageLocations[0].Offset; head > start {
-		brs = append(brs, ByteRange{start, min(head, end)})
-	}
-	for _, p := range OverlappingPages(first, cover, n) {
-		loc := oi.PageLocations[p]
-		if loc.Offset < start || loc.CompressedPageSize <= 0 || loc.Offset > end || int64(loc.CompressedPageSize) > end-loc.Offset {
-			return nil, fmt.Errorf("%w: offset index page %d of %d bytes at offset %d lies outside the column chunk [%d, %d)", errs.ErrCorrupt, p, loc.CompressedPageSize, loc.Offset, start, end)
-		}
-		if m := len(brs); m > 0 && brs[m-1].End == loc.Offset {
-			brs[m-1].End += int64(loc.CompressedPageSize)
-		} else {
-			brs = append(brs, ByteRange{loc.Offset, loc.Offset + int64(loc.CompressedPageSize)})
-		}
-	}
-	return brs, nil
-}
-
-// PositionsIn returns where the rows of ranges lie among the rows of
-// cover, which holds them, counted from cover's first row.
-func PositionsIn(cover, ranges pageindex.Ranges) []Span {
-	var spans []Span
-	pos, k := int64(0), 0
-	for _, c := range cover {
-		for ; k < len(ranges) && ranges[k].Start < c.End; k++ {
-			s := Span{pos + max(ranges[k].Start, c.Start) - c.Start, pos + min(ranges[k].End, c.End) - c.Start}
-			if m := len(spans); m > 0 && spans[m-1].End == s.Start {
-				spans[m-1].End = s.End
-			} else if s.Start < s.End {
-				spans = append(spans, s)
-			}
-		}
-		pos += c.End - c.Start
-	}
-	return spans
+	return TakeRanges(arr, pageindex.Positions(cover, ranges), r.Options.Mem)
 }

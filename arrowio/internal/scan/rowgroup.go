@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // coalesceGap is the largest gap between two projected column chunks that
@@ -43,7 +44,7 @@ type Group struct {
 	// src and pending, for Reader.chunkReads: the file, and for each
 	// column the byte ranges of its leaves' chunks, until load reads them.
 	src     io.ReaderAt
-	Pending [][]ByteRange
+	Pending [][]pageindex.ByteRange
 	window  int // Reader.window
 	// filtered holds the rows of a filtered read (filter.go), which read
 	// slices from pos on; nil without a filter.
@@ -67,9 +68,6 @@ func (g *Group) Release() {
 	g.Buffers, g.Leaves, g.filtered = nil, nil, nil
 }
 
-// ByteRange is a span of the file to read.
-type ByteRange struct{ Start, End int64 }
-
 // OpenGroup reads the projected column chunks of row group i, coalescing
 // neighbouring chunks into single reads (or, with chunkReads, leaves each
 // to group.load), and prepares their readers. With
@@ -89,7 +87,7 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	chunks := make([]ByteRange, len(leaves))
+	chunks := make([]pageindex.ByteRange, len(leaves))
 	for c, leaf := range leaves {
 		if rg.NumRows == 0 {
 			break // nothing to decode: leave the chunks unread
@@ -103,12 +101,12 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 		if err != nil {
 			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
 		}
-		chunks[c] = ByteRange{start, start + length}
+		chunks[c] = pageindex.ByteRange{Start: start, End: start + length}
 	}
 	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, Leaves: make([]colread.Reader, len(r.Cols)), mapped: r.Mapped}
 	bufs := make([][]byte, len(chunks)) // nil until load, with chunkReads
 	if r.ChunkReads && r.Mapped == nil {
-		g.src, g.Pending, g.window = r.r, make([][]ByteRange, len(r.Cols)), r.Window
+		g.src, g.Pending, g.window = r.r, make([][]pageindex.ByteRange, len(r.Cols)), r.Window
 	} else if bufs, err = r.readRanges(ctx, chunks, &g.Buffers); err != nil {
 		g.Release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
@@ -185,7 +183,7 @@ func (g *Group) load(c int) error {
 // caller hands back to arrowmem.PutBytes when it no longer needs the ranges. When
 // the file is mapped the ranges are slices of the mapping, and nothing is
 // appended; reads of them go through mapping.guard.
-func (r *File) readRanges(ctx context.Context, ranges []ByteRange, bufs *[][]byte) ([][]byte, error) {
+func (r *File) readRanges(ctx context.Context, ranges []pageindex.ByteRange, bufs *[][]byte) ([][]byte, error) {
 	order := make([]int, len(ranges))
 	for i := range order {
 		order[i] = i
