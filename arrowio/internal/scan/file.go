@@ -187,6 +187,14 @@ func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, erro
 	return g.Read(ctx, int(g.Rows), r.Options.Parallelism)
 }
 
+// numLeaves returns the number of Parquet leaves column c reads.
+func (c *column) numLeaves() int {
+	if c.Nested == nil {
+		return 1
+	}
+	return len(c.Nested.Leaves)
+}
+
 // leafNodes returns the Parquet leaves column c reads, in column order.
 func (c *column) leafNodes() []*footer.Node {
 	if c.Nested == nil {

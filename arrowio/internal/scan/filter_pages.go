@@ -115,119 +115,93 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 }
 
 // readColumnRanges decodes the rows of ranges of one column of row group
-// gi. When every leaf of the column has an OffsetIndex, only the leading
-// pages (the dictionary) and the data pages that cover ranges are read,
-// all leaves in one coalesced read; otherwise the whole chunks are. The
-// arrays do not keep the bytes read, which go back to the pool.
+// gi: the pages that hold them (see pagesToRead), all leaves' in one
+// coalesced read, decoded and then cut down to ranges. The arrays do not
+// keep the bytes read, which go back to the pool.
 func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
-	rg := &r.Footer.Meta.RowGroups[gi]
-	n := rg.NumRows
+	leaves := col.leafNodes()
+	crypts, err := r.chunkCiphers(gi, leaves, r.Footer.Meta.RowGroups[gi].NumRows)
+	if err != nil {
+		return nil, err
+	}
+	chunks, spans, err := r.locateChunks(gi, leaves)
+	if err != nil {
+		return nil, err
+	}
+	cover, parts, err := r.pagesToRead(gi, leaves, spans, crypts, idx, ranges)
+	if err != nil {
+		return nil, err
+	}
 	var buffers [][]byte
 	defer func() {
 		for _, b := range buffers {
 			arrowmem.PutBytes(b)
 		}
 	}()
+	if err := r.readChunks(ctx, chunks, parts, &buffers); err != nil {
+		return nil, fmt.Errorf("row group %d: %w", gi, err)
+	}
+	arr, err := r.decodeCover(gi, col, chunks, crypts, cover.Rows())
+	if err != nil {
+		return nil, err
+	}
+	return TakeRanges(arr, pageindex.Positions(cover, ranges), r.Options.Mem)
+}
+
+// pagesToRead returns the rows of row group gi that a column whose leaves'
+// chunks span spans decodes to read ranges (cover), and the bytes of each
+// leaf's chunk to read for them. When every leaf has an OffsetIndex, those
+// are its leading pages (the dictionary) and the data pages that hold
+// cover, which holds ranges and is the same rows for every leaf; otherwise,
+// and for encrypted chunks, they are the whole chunks, and cover every row.
+func (r *File) pagesToRead(gi int, leaves []*footer.Node, spans []pageindex.ByteRange, crypts []*page.Crypt, idx *rowGroupIndex, ranges pageindex.Ranges) (pageindex.Ranges, [][]pageindex.ByteRange, error) {
+	n := r.Footer.Meta.RowGroups[gi].NumRows
+	// Encrypted pages carry their ordinal in their AAD: their chunks are
+	// read whole, so that the pages decrypt in order.
+	for _, pc := range crypts {
+		if pc != nil {
+			return pageindex.Full(n), wholeChunks(spans), nil
+		}
+	}
+	firsts := make([][]int64, len(leaves))
+	for k, leaf := range leaves {
+		oi := idx.oi[leaf.Column]
+		if oi == nil {
+			return pageindex.Full(n), wholeChunks(spans), nil
+		}
+		p, ok := pageindex.IndexPages(nil, oi, n)
+		if !ok {
+			return pageindex.Full(n), wholeChunks(spans), nil
+		}
+		firsts[k] = p.FirstRows
+	}
+	cover := pageindex.AlignToPages(ranges, firsts, n)
+	if cover.Rows() == n {
+		return cover, wholeChunks(spans), nil
+	}
+	parts := make([][]pageindex.ByteRange, len(leaves))
+	for k, leaf := range leaves {
+		var err error
+		if parts[k], err = pageindex.PageBytes(idx.oi[leaf.Column], firsts[k], cover, n, spans[k]); err != nil {
+			return nil, nil, &errs.CorruptError{Offset: spans[k].Start, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
+		}
+	}
+	return cover, parts, nil
+}
+
+// decodeCover decodes the rows rows of column col in row group gi that
+// chunks hold (all its rows, or the pages pagesToRead chose). A flat leaf
+// that decodes some pages must use up exactly their values; pages that do
+// not is an offset index that disagrees with them, a *CorruptError.
+func (r *File) decodeCover(gi int, col column, chunks []colread.Chunk, crypts []*page.Crypt, rows int64) (arrow.Array, error) {
 	dec := decompressors.Get().(*codec.Decompressor)
 	dec.Checksums = r.Options.VerifyCRC
 	defer decompressors.Put(dec)
-	leaves := col.leafNodes()
-	chunks := make([]colread.Chunk, len(leaves))
-	ends := make([]int64, len(leaves))
-	firsts := make([][]int64, len(leaves))
-	crypts, err := r.chunkCiphers(gi, leaves, n)
-	if err != nil {
-		return nil, err
-	}
-	// Encrypted pages carry their ordinal in their AAD: their chunks are
-	// read whole, so that the pages decrypt in order.
-	indexed := true
-	for _, pc := range crypts {
-		indexed = indexed && pc == nil
-	}
-	for k, leaf := range leaves {
-		md := rg.Columns[leaf.Column].MetaData
-		if md == nil {
-			return nil, &errs.CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
-				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
-		}
-		start, length, err := page.ChunkRange(md, r.Footer.MetaOffset, r.padChunks)
-		if err != nil {
-			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
-		}
-		chunks[k], ends[k] = colread.Chunk{Meta: md, Base: start}, start+length
-		p, ok := pageindex.Pages{}, false
-		if oi := idx.oi[leaf.Column]; oi != nil {
-			p, ok = pageindex.IndexPages(nil, oi, n)
-		}
-		indexed = indexed && ok
-		firsts[k] = p.FirstRows
-	}
-	cover := pageindex.Full(n)
-	if indexed {
-		cover = pageindex.AlignToPages(ranges, firsts, n)
-	}
-	// Each leaf's byte ranges: its whole chunk, or its leading pages and
-	// the data pages within cover.
-	var brs []pageindex.ByteRange
-	var owner []int // the leaf of each byte range
-	for k, leaf := range leaves {
-		if cover.Rows() == n {
-			brs, owner = append(brs, pageindex.ByteRange{Start: chunks[k].Base, End: ends[k]}), append(owner, k)
-			continue
-		}
-		leafRanges, err := pageindex.PageBytes(idx.oi[leaf.Column], firsts[k], cover, n, pageindex.ByteRange{Start: chunks[k].Base, End: ends[k]})
-		if err != nil {
-			return nil, &errs.CorruptError{Offset: chunks[k].Base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
-		}
-		for _, br := range leafRanges {
-			brs, owner = append(brs, br), append(owner, k)
-		}
-	}
-	bufs, err := r.readRanges(ctx, brs, &buffers)
-	if err != nil {
-		return nil, fmt.Errorf("row group %d: %w", gi, err)
-	}
-	err = r.Mapped.guard(func() error {
-		for k := range chunks {
-			var parts [][]byte
-			for j, b := range bufs {
-				if owner[j] == k {
-					parts = append(parts, b)
-				}
-			}
-			if len(parts) == 1 {
-				chunks[k].Data = parts[0]
-				continue
-			}
-			total := 0
-			for _, b := range parts {
-				total += len(b)
-			}
-			data := arrowmem.GetBytes(total)[:0]
-			for _, b := range parts {
-				data = append(data, b...)
-			}
-			buffers = append(buffers, data)
-			chunks[k].Data = data
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	rows := cover.Rows()
-	var l colread.Reader
-	if col.Nested == nil {
-		l, err = colread.NewLeafReader(col.leaf, gi, chunks[0].Meta, chunks[0].Data, chunks[0].Base, rows, col.field.Type, r.leafOptions(), nil)
-	} else {
-		l, err = colread.NewNestedReader(col.Nested, gi, chunks, rows, r.leafOptions())
-	}
+	l, flat, err := r.openColumn(col, gi, chunks, rows, crypts)
 	if err != nil {
 		return nil, err
 	}
 	defer l.Release()
-	colread.SetPageCrypt(l, crypts)
 	var arr arrow.Array
 	err = r.Mapped.guard(func() (err error) {
 		arr, err = l.ReadRows(int(rows), dec)
@@ -236,10 +210,10 @@ func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *ro
 	if err != nil {
 		return nil, err
 	}
-	if lr, ok := l.(*colread.LeafReader); ok && rows < n && (lr.Left != 0 || !lr.Pages.Exhausted()) {
+	if flat != nil && rows < r.Footer.Meta.RowGroups[gi].NumRows && (flat.Left != 0 || !flat.Pages.Exhausted()) {
 		arr.Release()
 		return nil, &errs.CorruptError{Offset: chunks[0].Base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", errs.ErrCorrupt)}
 	}
-	return TakeRanges(arr, pageindex.Positions(cover, ranges), r.Options.Mem)
+	return arr, nil
 }

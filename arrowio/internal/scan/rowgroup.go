@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 
 	"github.com/quiverio/quiver/arrowio/internal/colread"
@@ -12,7 +11,6 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
-	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/internal/arrowmem"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -21,11 +19,6 @@ import (
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
-
-// coalesceGap is the largest gap between two projected column chunks that
-// one read spans rather than issuing two: reading a few unused bytes is
-// cheaper than another round trip to storage.
-const coalesceGap = 1 << 20
 
 // decompressors recycles codec state between column chunks.
 var decompressors = sync.Pool{New: func() any { return new(codec.Decompressor) }}
@@ -37,6 +30,10 @@ type Group struct {
 	Rows   int64
 	schema *arrow.Schema
 	Leaves []colread.Reader // one per projected column
+	// flat holds the readers of flat columns as the *colread.LeafReader
+	// they are, nil for nested columns: only those read their chunk page by
+	// page from the file (see load).
+	flat []*colread.LeafReader
 	// Buffers holds the pooled bytes of the column chunks.
 	Buffers [][]byte
 	// Mapped is the file's mapping when the chunks are slices of it.
@@ -65,7 +62,7 @@ func (g *Group) Release() {
 	if g.filtered != nil {
 		g.filtered.Release()
 	}
-	g.Buffers, g.Leaves, g.filtered = nil, nil, nil
+	g.Buffers, g.Leaves, g.flat, g.filtered = nil, nil, nil, nil
 }
 
 // OpenGroup reads the projected column chunks of row group i, coalescing
@@ -78,7 +75,6 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 		return r.openFiltered(ctx, i, sl)
 	}
 	rg := &r.Footer.Meta.RowGroups[i]
-	limit := r.Footer.MetaOffset
 	var leaves []*footer.Node // the leaves of every projected column, in order
 	for _, col := range r.Cols {
 		leaves = append(leaves, col.leafNodes()...)
@@ -87,57 +83,31 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	chunks := make([]pageindex.ByteRange, len(leaves))
-	for c, leaf := range leaves {
-		if rg.NumRows == 0 {
-			break // nothing to decode: leave the chunks unread
-		}
-		md := rg.Columns[leaf.Column].MetaData
-		if md == nil {
-			return nil, &errs.CorruptError{Offset: -1, RowGroup: i, Column: leaf.DottedPath(), Page: -1,
-				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
-		}
-		start, length, err := page.ChunkRange(md, limit, r.padChunks)
-		if err != nil {
-			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: i, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
-		}
-		chunks[c] = pageindex.ByteRange{Start: start, End: start + length}
+	chunks, spans, err := r.locateChunks(i, leaves)
+	if err != nil {
+		return nil, err
 	}
-	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, Leaves: make([]colread.Reader, len(r.Cols)), mapped: r.Mapped}
-	bufs := make([][]byte, len(chunks)) // nil until load, with chunkReads
+	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, mapped: r.Mapped,
+		Leaves: make([]colread.Reader, len(r.Cols)), flat: make([]*colread.LeafReader, len(r.Cols))}
 	if r.ChunkReads && r.Mapped == nil {
 		g.src, g.Pending, g.window = r.r, make([][]pageindex.ByteRange, len(r.Cols)), r.Window
-	} else if bufs, err = r.readRanges(ctx, chunks, &g.Buffers); err != nil {
+	} else if err := r.readChunks(ctx, chunks, wholeChunks(spans), &g.Buffers); err != nil {
 		g.Release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
 	k := 0 // the first leaf of column c
 	for c, col := range r.Cols {
-		in := make([]colread.Chunk, 0, 1)
-		first := k
-		for _, leaf := range leaves[k : k+len(col.leafNodes())] {
-			md := rg.Columns[leaf.Column].MetaData
-			if md == nil {
-				md = &footer.ColumnMetaData{} // an empty row group's chunk metadata is never used
-			}
-			in = append(in, colread.Chunk{Meta: md, Data: bufs[k], Base: chunks[k].Start})
-			k++
-		}
-		var l colread.Reader
-		if col.Nested == nil {
-			l, err = colread.NewLeafReader(col.leaf, i, in[0].Meta, in[0].Data, in[0].Base, rg.NumRows, col.field.Type, r.leafOptions(), nil)
-		} else {
-			l, err = colread.NewNestedReader(col.Nested, i, in, rg.NumRows, r.leafOptions())
-		}
+		n := col.numLeaves()
+		l, flat, err := r.openColumn(col, i, chunks[k:k+n], rg.NumRows, crypts[k:k+n])
 		if err != nil {
 			g.Release()
 			return nil, err
 		}
-		colread.SetPageCrypt(l, crypts[first:k])
-		g.Leaves[c] = l
+		g.Leaves[c], g.flat[c] = l, flat
 		if g.Pending != nil {
-			g.Pending[c] = chunks[first:k]
+			g.Pending[c] = spans[k : k+n]
 		}
+		k += n
 	}
 	return g, nil
 }
@@ -157,7 +127,7 @@ func (g *Group) load(c int) error {
 	}
 	ranges := g.Pending[c]
 	g.Pending[c] = nil
-	if l, ok := g.Leaves[c].(*colread.LeafReader); ok && l.ReadsFromFile() {
+	if l := g.flat[c]; l != nil && l.ReadsFromFile() {
 		l.Pages.AttachFile(g.src, ranges[0].Start, ranges[0].End, g.window)
 		return nil
 	}
@@ -173,49 +143,6 @@ func (g *Group) load(c int) error {
 	}
 	g.Leaves[c].AttachChunks(bufs)
 	return nil
-}
-
-// readRanges reads every range, merging ranges less than coalesceGap
-// apart into one ReadAt, and returns each range's bytes (slices of the
-// merged buffers).
-//
-// The merged buffers come from arrowmem.GetBytes and are appended to bufs, which the
-// caller hands back to arrowmem.PutBytes when it no longer needs the ranges. When
-// the file is mapped the ranges are slices of the mapping, and nothing is
-// appended; reads of them go through mapping.guard.
-func (r *File) readRanges(ctx context.Context, ranges []pageindex.ByteRange, bufs *[][]byte) ([][]byte, error) {
-	order := make([]int, len(ranges))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return int(ranges[a].Start - ranges[b].Start) })
-	out := make([][]byte, len(ranges))
-	for i := 0; i < len(order); {
-		span := ranges[order[i]]
-		j := i + 1
-		for ; j < len(order) && ranges[order[j]].Start <= span.End+coalesceGap; j++ {
-			span.End = max(span.End, ranges[order[j]].End)
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var buf []byte
-		if r.Mapped != nil && span.End <= int64(len(r.Mapped.data)) {
-			populate(r.Mapped.data, span.Start, span.End)
-			buf = r.Mapped.data[span.Start:span.End:span.End]
-		} else {
-			buf = arrowmem.GetBytes(int(span.End - span.Start))
-			*bufs = append(*bufs, buf)
-			if _, err := io.ReadFull(io.NewSectionReader(r.r, span.Start, int64(len(buf))), buf); err != nil {
-				return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.Start, err)
-			}
-		}
-		for _, k := range order[i:j] {
-			out[k] = buf[ranges[k].Start-span.Start : ranges[k].End-span.Start]
-		}
-		i = j
-	}
-	return out, nil
 }
 
 // Read decodes the next n rows of every projected column, on up to
@@ -275,9 +202,4 @@ func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		}
 	}
 	return array.NewRecordBatch(g.schema, cols, int64(n)), nil
-}
-
-// leafOptions returns what the column readers take from the options.
-func (r *File) leafOptions() colread.Options {
-	return colread.Options{Mem: r.Options.Mem, VerifyCRC: r.Options.VerifyCRC}
 }
