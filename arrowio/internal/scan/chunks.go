@@ -84,7 +84,7 @@ func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, parts [][
 	if err != nil {
 		return err
 	}
-	return r.Mapped.guard(func() error { // joining reads the mapping
+	return r.mapped.guard(func() error { // joining reads the mapping
 		for k, p := range parts {
 			chunks[k].Data = joinBytes(got[:len(p)], bufs)
 			got = got[len(p):]
@@ -136,9 +136,9 @@ func (r *File) readRanges(ctx context.Context, ranges []pageindex.ByteRange, buf
 			return nil, err
 		}
 		var buf []byte
-		if r.Mapped != nil && span.End <= int64(len(r.Mapped.data)) {
-			populate(r.Mapped.data, span.Start, span.End)
-			buf = r.Mapped.data[span.Start:span.End:span.End]
+		if r.mapped != nil && span.End <= int64(len(r.mapped.data)) {
+			populate(r.mapped.data, span.Start, span.End)
+			buf = r.mapped.data[span.Start:span.End:span.End]
 		} else {
 			buf = arrowmem.GetBytes(int(span.End - span.Start))
 			*bufs = append(*bufs, buf)

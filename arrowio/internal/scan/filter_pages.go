@@ -82,7 +82,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		x.release()
 		return nil, fmt.Errorf("row group %d: page index: %w", i, err)
 	}
-	err = r.Mapped.guard(func() error {
+	err = r.mapped.guard(func() error {
 		for k, w := range wants {
 			var msg footer.Message
 			t := encrypt.ModuleOffsetIndex
@@ -203,7 +203,7 @@ func (r *File) decodeCover(gi int, col column, chunks []colread.Chunk, crypts []
 	}
 	defer l.Release()
 	var arr arrow.Array
-	err = r.Mapped.guard(func() (err error) {
+	err = r.mapped.guard(func() (err error) {
 		arr, err = l.ReadRows(int(rows), dec)
 		return err
 	})

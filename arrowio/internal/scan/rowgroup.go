@@ -23,26 +23,33 @@ import (
 // decompressors recycles codec state between column chunks.
 var decompressors = sync.Pool{New: func() any { return new(codec.Decompressor) }}
 
-// Group is one row group being read: its projected column chunks in memory
-// and a leaf reader per projected column.
+// Group is one row group being read: a column reader per projected
+// column over its column chunks, or for a filtered read the rows selected,
+// decoded when the group opened.
 type Group struct {
-	index  int
+	index int
+	// Rows is the number of rows the group returns: the row group's, or
+	// with a filter those that satisfy it.
 	Rows   int64
 	schema *arrow.Schema
-	Leaves []colread.Reader // one per projected column
+	// Readers holds the reader of each projected column; none for a
+	// filtered group.
+	Readers []colread.Reader
 	// flat holds the readers of flat columns as the *colread.LeafReader
 	// they are, nil for nested columns: only those read their chunk page by
 	// page from the file (see load).
 	flat []*colread.LeafReader
-	// Buffers holds the pooled bytes of the column chunks.
+	// Buffers holds the pooled bytes of the column chunks read when the
+	// group opened: none with File.ChunkReads or from a mapped file.
 	Buffers [][]byte
-	// Mapped is the file's mapping when the chunks are slices of it.
+	// mapped is the file's mapping when the chunks are slices of it.
 	mapped *mapping
-	// src and pending, for Reader.chunkReads: the file, and for each
-	// column the byte ranges of its leaves' chunks, until load reads them.
-	src     io.ReaderAt
+	// src, for File.ChunkReads, is the file to read chunks from.
+	src io.ReaderAt
+	// Pending, for File.ChunkReads, holds for each column the byte ranges
+	// of its leaves' chunks until load reads them (nil once read).
 	Pending [][]pageindex.ByteRange
-	window  int // Reader.window
+	window  int // File.Window
 	// filtered holds the rows of a filtered read (filter.go), which read
 	// slices from pos on; nil without a filter.
 	filtered arrow.RecordBatch
@@ -51,7 +58,7 @@ type Group struct {
 
 // Release returns the group's pooled buffers; the group is not read again.
 func (g *Group) Release() {
-	for _, l := range g.Leaves {
+	for _, l := range g.Readers {
 		if l != nil {
 			l.Release()
 		}
@@ -62,14 +69,14 @@ func (g *Group) Release() {
 	if g.filtered != nil {
 		g.filtered.Release()
 	}
-	g.Buffers, g.Leaves, g.flat, g.filtered = nil, nil, nil, nil
+	g.Buffers, g.Readers, g.flat, g.filtered = nil, nil, nil, nil
 }
 
 // OpenGroup reads the projected column chunks of row group i, coalescing
-// neighbouring chunks into single reads (or, with chunkReads, leaves each
-// to group.load), and prepares their readers. With
-// a filter the group's columns decode here, on the calling goroutine,
-// which holds one of sl, and on helpers for any of sl that are free.
+// neighbouring chunks into single reads (or, with ChunkReads, leaves each
+// to Group.load), and prepares their readers. With a filter the group's
+// columns decode here, on the calling goroutine, which holds one of sl,
+// and on helpers for any of sl that are free (none when sl is nil).
 func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if r.filter != nil {
 		return r.openFiltered(ctx, i, sl)
@@ -87,9 +94,9 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, mapped: r.Mapped,
-		Leaves: make([]colread.Reader, len(r.Cols)), flat: make([]*colread.LeafReader, len(r.Cols))}
-	if r.ChunkReads && r.Mapped == nil {
+	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, mapped: r.mapped,
+		Readers: make([]colread.Reader, len(r.Cols)), flat: make([]*colread.LeafReader, len(r.Cols))}
+	if r.ChunkReads && r.mapped == nil {
 		g.src, g.Pending, g.window = r.r, make([][]pageindex.ByteRange, len(r.Cols)), r.Window
 	} else if err := r.readChunks(ctx, chunks, wholeChunks(spans), &g.Buffers); err != nil {
 		g.Release()
@@ -103,7 +110,7 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 			g.Release()
 			return nil, err
 		}
-		g.Leaves[c], g.flat[c] = l, flat
+		g.Readers[c], g.flat[c] = l, flat
 		if g.Pending != nil {
 			g.Pending[c] = spans[k : k+n]
 		}
@@ -113,14 +120,14 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 }
 
 // load reads the column chunks of column c of a group opened with
-// chunkReads, one ReadAt each, into pooled buffers its reader takes over
-// (and returns once it has decoded them). A local file's chunk is then
-// decoded while the read left it in the processor's caches, and the
+// File.ChunkReads, one ReadAt each, into pooled buffers its reader takes
+// over (and returns once it has decoded them). A local file's chunk is
+// then decoded while the read left it in the processor's caches, and the
 // columns of a row group pass the same few buffers on, where reading the
 // whole projection up front went through memory twice. A flat column
-// whose values need no decoding (leafReader.readsFromFile) instead reads
-// its chunk page by page as it decodes, its values straight into their
-// Arrow buffer.
+// whose values need no decoding (colread.LeafReader.ReadsFromFile)
+// instead reads its chunk page by page as it decodes, its values straight
+// into their Arrow buffer.
 func (g *Group) load(c int) error {
 	if g.Pending == nil || g.Pending[c] == nil {
 		return nil
@@ -141,7 +148,7 @@ func (g *Group) load(c int) error {
 			return fmt.Errorf("row group %d: %w", g.index, err)
 		}
 	}
-	g.Leaves[c].AttachChunks(bufs)
+	g.Readers[c].AttachChunks(bufs)
 	return nil
 }
 
@@ -151,8 +158,8 @@ func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 	if g.filtered != nil {
 		return g.readFiltered(n)
 	}
-	cols := make([]arrow.Array, len(g.Leaves))
-	errs := make([]error, len(g.Leaves))
+	cols := make([]arrow.Array, len(g.Readers))
+	errs := make([]error, len(g.Readers))
 	work := func(c int) {
 		if err := ctx.Err(); err != nil {
 			errs[c] = err
@@ -165,25 +172,25 @@ func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		dec := decompressors.Get().(*codec.Decompressor)
 		defer decompressors.Put(dec)
 		errs[c] = g.mapped.guard(func() (err error) {
-			cols[c], err = g.Leaves[c].ReadRows(n, dec)
+			cols[c], err = g.Readers[c].ReadRows(n, dec)
 			return err
 		})
 	}
-	if parallelism <= 1 || len(g.Leaves) == 1 {
-		for c := range g.Leaves {
+	if parallelism <= 1 || len(g.Readers) == 1 {
+		for c := range g.Readers {
 			work(c)
 		}
 	} else {
 		next := make(chan int)
 		var wg sync.WaitGroup
-		for range min(parallelism, len(g.Leaves)) {
+		for range min(parallelism, len(g.Readers)) {
 			wg.Go(func() {
 				for c := range next {
 					work(c)
 				}
 			})
 		}
-		for c := range g.Leaves {
+		for c := range g.Readers {
 			next <- c
 		}
 		close(next)
