@@ -142,8 +142,8 @@ func (r *File) readRanges(ctx context.Context, ranges []pageindex.ByteRange, buf
 		} else {
 			buf = arrowmem.GetBytes(int(span.End - span.Start))
 			*bufs = append(*bufs, buf)
-			if _, err := io.ReadFull(io.NewSectionReader(r.r, span.Start, int64(len(buf))), buf); err != nil {
-				return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), span.Start, err)
+			if err := r.readFull(buf, span.Start); err != nil {
+				return nil, err
 			}
 		}
 		for _, k := range order[i:j] {
@@ -152,6 +152,14 @@ func (r *File) readRanges(ctx context.Context, ranges []pageindex.ByteRange, buf
 		i = j
 	}
 	return out, nil
+}
+
+// readFull fills buf from the file at offset off.
+func (r *File) readFull(buf []byte, off int64) error {
+	if _, err := io.ReadFull(io.NewSectionReader(r.r, off, int64(len(buf))), buf); err != nil {
+		return fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), off, err)
+	}
+	return nil
 }
 
 // openColumn returns the reader of column col in row group gi over rows

@@ -380,11 +380,7 @@ func TakeRanges(arr arrow.Array, positions pageindex.Ranges, mem memory.Allocato
 	for k, s := range positions {
 		parts[k] = array.NewSlice(arr, s.Start, s.End)
 	}
-	defer func() {
-		for _, p := range parts {
-			p.Release()
-		}
-	}()
+	defer ReleaseArrays(parts)
 	if len(parts) == 1 {
 		parts[0].Retain()
 		return parts[0], nil

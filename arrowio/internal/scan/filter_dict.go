@@ -2,7 +2,6 @@ package scan
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/quiverio/quiver/arrowio/internal/colread"
 
@@ -54,8 +53,8 @@ func (r *File) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node
 		return nil, fmt.Errorf("%w: %w", errs.ErrCorrupt, err)
 	}
 	buf := make([]byte, min(length, dictPruneBytes))
-	if _, err := io.ReadFull(io.NewSectionReader(r.r, start, int64(len(buf))), buf); err != nil {
-		return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), start, err)
+	if err := r.readFull(buf, start); err != nil {
+		return nil, err
 	}
 	var h footer.PageHeader
 	n, err := footer.Unmarshal(buf, &h)

@@ -196,13 +196,7 @@ func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		close(next)
 		wg.Wait()
 	}
-	defer func() {
-		for _, a := range cols {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}()
+	defer ReleaseArrays(cols)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
