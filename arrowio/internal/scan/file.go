@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/quiverio/quiver/arrowio/internal/colread"
 	"github.com/quiverio/quiver/arrowio/internal/page"
 	"github.com/quiverio/quiver/encrypt"

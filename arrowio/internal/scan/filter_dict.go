@@ -3,13 +3,10 @@ package scan
 import (
 	"fmt"
 
-	"github.com/quiverio/quiver/arrowio/internal/colread"
-
-	"github.com/quiverio/quiver/arrowio/internal/page"
-
 	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/colread"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
-
+	"github.com/quiverio/quiver/arrowio/internal/page"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )

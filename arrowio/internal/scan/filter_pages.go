@@ -4,18 +4,15 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/quiverio/quiver/arrowio/internal/colread"
-
-	"github.com/quiverio/quiver/arrowio/internal/page"
-
-	"github.com/quiverio/quiver/arrowio/internal/codec"
-	"github.com/quiverio/quiver/arrowio/internal/errs"
-	"github.com/quiverio/quiver/internal/arrowmem"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/page"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/pageindex"
 )
 
