@@ -60,22 +60,23 @@ func (r *File) locateChunks(gi int, leaves []*footer.Node) ([]colread.Chunk, []p
 	return chunks, spans, nil
 }
 
-// wholeChunks returns the byte ranges that read each chunk of spans whole,
-// in the form readChunks takes.
-func wholeChunks(spans []pageindex.ByteRange) [][]pageindex.ByteRange {
-	parts := make([][]pageindex.ByteRange, len(spans))
-	for k := range spans {
-		parts[k] = spans[k : k+1]
+// readChunks reads the bytes of each chunk k, all in one readRanges, into
+// its Data: the whole chunk, spans[k], when parts is nil, and otherwise
+// the byte ranges parts[k], joined when there are several. The buffers
+// read or joined into come from arrowmem.GetBytes and are appended to
+// bufs, which the caller hands back to arrowmem.PutBytes when it no longer
+// needs the chunks.
+func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, spans []pageindex.ByteRange, parts [][]pageindex.ByteRange, bufs *[][]byte) error {
+	if parts == nil {
+		got, err := r.readRanges(ctx, spans, bufs)
+		if err != nil {
+			return err
+		}
+		for k := range chunks {
+			chunks[k].Data = got[k]
+		}
+		return nil
 	}
-	return parts
-}
-
-// readChunks reads the byte ranges parts[k] of each chunk k, all in one
-// readRanges, and sets each chunk's Data: its one range, or its ranges
-// joined. The buffers read or joined into come from arrowmem.GetBytes and
-// are appended to bufs, which the caller hands back to arrowmem.PutBytes
-// when it no longer needs the chunks.
-func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, parts [][]pageindex.ByteRange, bufs *[][]byte) error {
 	var ranges []pageindex.ByteRange
 	for _, p := range parts {
 		ranges = append(ranges, p...)

@@ -135,7 +135,7 @@ func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *ro
 			arrowmem.PutBytes(b)
 		}
 	}()
-	if err := r.readChunks(ctx, chunks, parts, &buffers); err != nil {
+	if err := r.readChunks(ctx, chunks, spans, parts, &buffers); err != nil {
 		return nil, fmt.Errorf("row group %d: %w", gi, err)
 	}
 	arr, err := r.decodeCover(gi, col, chunks, crypts, cover.Rows())
@@ -150,31 +150,32 @@ func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *ro
 // leaf's chunk to read for them. When every leaf has an OffsetIndex, those
 // are its leading pages (the dictionary) and the data pages that hold
 // cover, which holds ranges and is the same rows for every leaf; otherwise,
-// and for encrypted chunks, they are the whole chunks, and cover every row.
+// and for encrypted chunks, cover is every row and the bytes nil: the
+// whole chunks.
 func (r *File) pagesToRead(gi int, leaves []*footer.Node, spans []pageindex.ByteRange, crypts []*page.Crypt, idx *rowGroupIndex, ranges pageindex.Ranges) (pageindex.Ranges, [][]pageindex.ByteRange, error) {
 	n := r.Footer.Meta.RowGroups[gi].NumRows
 	// Encrypted pages carry their ordinal in their AAD: their chunks are
 	// read whole, so that the pages decrypt in order.
 	for _, pc := range crypts {
 		if pc != nil {
-			return pageindex.Full(n), wholeChunks(spans), nil
+			return pageindex.Full(n), nil, nil
 		}
 	}
 	firsts := make([][]int64, len(leaves))
 	for k, leaf := range leaves {
 		oi := idx.oi[leaf.Column]
 		if oi == nil {
-			return pageindex.Full(n), wholeChunks(spans), nil
+			return pageindex.Full(n), nil, nil
 		}
 		p, ok := pageindex.IndexPages(nil, oi, n)
 		if !ok {
-			return pageindex.Full(n), wholeChunks(spans), nil
+			return pageindex.Full(n), nil, nil
 		}
 		firsts[k] = p.FirstRows
 	}
 	cover := pageindex.AlignToPages(ranges, firsts, n)
 	if cover.Rows() == n {
-		return cover, wholeChunks(spans), nil
+		return cover, nil, nil
 	}
 	parts := make([][]pageindex.ByteRange, len(leaves))
 	for k, leaf := range leaves {

@@ -32,10 +32,6 @@ type Group struct {
 	// Readers holds the reader of each projected column; none for a
 	// filtered group.
 	Readers []colread.Reader
-	// flat holds the readers of flat columns as the *colread.LeafReader
-	// they are, nil for nested columns: only those read their chunk page by
-	// page from the file (see load).
-	flat []*colread.LeafReader
 	// Buffers holds the pooled bytes of the column chunks read when the
 	// group opened: none with File.ChunkReads or from a mapped file.
 	Buffers [][]byte
@@ -46,7 +42,11 @@ type Group struct {
 	// Pending, for File.ChunkReads, holds for each column the byte ranges
 	// of its leaves' chunks until load reads them (nil once read).
 	Pending [][]pageindex.ByteRange
-	window  int // File.Window
+	// flat, for File.ChunkReads, holds the readers of flat columns as the
+	// *colread.LeafReader they are, nil for nested columns: only those
+	// read their chunk page by page from the file (see load).
+	flat   []*colread.LeafReader
+	window int // File.Window
 	// filtered holds the rows of a filtered read (filter.go), which read
 	// slices from pos on; nil without a filter.
 	filtered arrow.RecordBatch
@@ -91,11 +91,11 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, mapped: r.mapped,
-		Readers: make([]colread.Reader, len(r.Cols)), flat: make([]*colread.LeafReader, len(r.Cols))}
+	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, mapped: r.mapped, Readers: make([]colread.Reader, len(r.Cols))}
 	if r.ChunkReads && r.mapped == nil {
-		g.src, g.Pending, g.window = r.r, make([][]pageindex.ByteRange, len(r.Cols)), r.Window
-	} else if err := r.readChunks(ctx, chunks, wholeChunks(spans), &g.Buffers); err != nil {
+		g.src, g.window = r.r, r.Window
+		g.Pending, g.flat = make([][]pageindex.ByteRange, len(r.Cols)), make([]*colread.LeafReader, len(r.Cols))
+	} else if err := r.readChunks(ctx, chunks, spans, nil, &g.Buffers); err != nil {
 		g.Release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
@@ -107,9 +107,9 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 			g.Release()
 			return nil, err
 		}
-		g.Readers[c], g.flat[c] = l, flat
+		g.Readers[c] = l
 		if g.Pending != nil {
-			g.Pending[c] = spans[k : k+n]
+			g.Pending[c], g.flat[c] = spans[k:k+n], flat
 		}
 		k += n
 	}
