@@ -63,7 +63,7 @@ func checkDirect(t *testing.T, desc string, file []byte, v2 bool) {
 	}
 	defer rec.Release()
 	for c, f := range rd.Schema().Fields() {
-		l := g.Leaves[c].(*colread.LeafReader)
+		l := g.Readers[c].(*colread.LeafReader)
 		want := l.CopiesValues() && (v2 || !f.Nullable)
 		if _, direct := l.ValueDecoder.(*colread.InPlace); direct != want {
 			t.Errorf("%s: column %s (%s) decompressed into the batch: %v, want %v", desc, f.Name, f.Type, direct, want)
@@ -101,7 +101,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 	defer rec.Release()
 	file := writePqarrow(t, rec, parquet.WithCompression(compress.Codecs.Snappy))
 	_, g := firstGroup(t, file)
-	l := g.Leaves[0].(*colread.LeafReader)
+	l := g.Readers[0].(*colread.LeafReader)
 
 	// 100 levels in one bit-packed run (13 groups of 8), every tenth null:
 	// 90 values. The header says 11 nulls, and the section holds 89.

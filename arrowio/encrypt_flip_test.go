@@ -7,14 +7,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/scan"
-
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // readAllBytes opens img with opts and reads every column; it returns the
@@ -32,13 +31,13 @@ func readAllBytes(img []byte, opts ReadOptions) (arrow.Table, error) {
 // the data read without failing authentication: the chunks of plaintext
 // columns and, under AES_GCM_CTR_V1, the chunks of encrypted columns
 // (their page bodies are CTR modules, which have no tag).
-func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []scan.ByteRange {
+func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []pageindex.ByteRange {
 	rd, err := Open(bytes.NewReader(img), int64(len(img)), ReadOptions{Decryption: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	var out []scan.ByteRange
+	var out []pageindex.ByteRange
 	for i, rg := range rd.Metadata().RowGroups {
 		for j, cc := range rg.Columns {
 			if cc.CryptoMetadata != nil && rd.f.Crypt.Algorithm() == encrypt.AesGcmV1 {
@@ -48,7 +47,7 @@ func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []
 			if err != nil {
 				t.Fatalf("row group %d, column %d: %v", i, j, err)
 			}
-			out = append(out, scan.ByteRange{Start: start, End: start + length})
+			out = append(out, pageindex.ByteRange{Start: start, End: start + length})
 		}
 	}
 	return out

@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/scan"
-
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -27,13 +25,13 @@ type countingReaderAt struct {
 	f     io.ReaderAt
 	mu    sync.Mutex
 	bytes int64
-	reads []scan.ByteRange
+	reads []pageindex.ByteRange
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	c.mu.Lock()
 	c.bytes += int64(len(p))
-	c.reads = append(c.reads, scan.ByteRange{Start: off, End: off + int64(len(p))})
+	c.reads = append(c.reads, pageindex.ByteRange{Start: off, End: off + int64(len(p))})
 	c.mu.Unlock()
 	return c.f.ReadAt(p, off)
 }

@@ -20,21 +20,20 @@ func TestTakeSpans(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	rng := rand.New(rand.NewPCG(4, 4))
-	r := &scan.File{Options: scan.Options{Mem: mem}}
 	types := append([]arrow.DataType{arrow.BinaryTypes.LargeString, arrow.BinaryTypes.LargeBinary, arrow.FixedWidthTypes.Boolean}, flatTypes...)
 	for _, dt := range types {
 		for _, nulls := range []float64{0, 0.3} {
 			full := randomArray(t, mem, dt, 500, nulls, false, rng)
 			src := array.NewSlice(full, 7, 480)
 			full.Release()
-			var spans []scan.Span
+			var spans pageindex.Ranges
 			for at := int64(rng.IntN(5)); at < int64(src.Len()); {
 				end := min(int64(src.Len()), at+1+int64(rng.IntN(12)))
-				spans = append(spans, scan.Span{Start: at, End: end})
+				spans = append(spans, pageindex.Range{Start: at, End: end})
 				at = end + 1 + int64(rng.IntN(9))
 			}
 			src.Retain()
-			got, err := scan.TakeSpans(src, spans, r)
+			got, err := scan.TakeRanges(src, spans, mem)
 			if err != nil {
 				t.Fatalf("%s: %v", dt, err)
 			}
@@ -69,13 +68,12 @@ func TestPagesCovering(t *testing.T) {
 		{pageindex.Ranges{{Start: 19, End: 21}}, pageindex.Ranges{{Start: 0, End: 30}}},
 	}
 	for _, c := range cases {
-		got := scan.PagesCovering(firsts, c.ranges, 40)
+		got := pageindex.AlignToPages(c.ranges, firsts, 40)
 		// Every leaf's pages must tile the cover exactly.
 		for _, first := range firsts {
 			var tiled pageindex.Ranges
-			for _, p := range scan.OverlappingPages(first, got, 40) {
-				pf, pe := scan.PageSpan(first, p, 40)
-				tiled = pageindex.Union(tiled, pageindex.Ranges{{Start: pf, End: pe}})
+			for _, p := range pageindex.OverlappingPages(first, got, 40) {
+				tiled = pageindex.Union(tiled, pageindex.Ranges{pageindex.PageRows(first, p, 40)})
 			}
 			if fmt.Sprint(tiled) != fmt.Sprint(got) {
 				t.Errorf("ranges %v: cover %v, but pages %v tile %v", c.ranges, got, first, tiled)
@@ -88,7 +86,7 @@ func TestPagesCovering(t *testing.T) {
 			t.Errorf("ranges %v: cover %v, want %v", c.ranges, got, c.want)
 		}
 	}
-	spans := scan.PositionsIn(pageindex.Ranges{{Start: 10, End: 20}, {Start: 30, End: 40}}, pageindex.Ranges{{Start: 12, End: 14}, {Start: 18, End: 20}, {Start: 30, End: 31}, {Start: 35, End: 40}})
+	spans := pageindex.Positions(pageindex.Ranges{{Start: 10, End: 20}, {Start: 30, End: 40}}, pageindex.Ranges{{Start: 12, End: 14}, {Start: 18, End: 20}, {Start: 30, End: 31}, {Start: 35, End: 40}})
 	if fmt.Sprint(spans) != "[{2 4} {8 11} {15 20}]" {
 		t.Errorf("positionsIn = %v", spans)
 	}

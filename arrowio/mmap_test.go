@@ -28,7 +28,7 @@ func readPath(path string, opts ReadOptions, batches bool) (tbl arrow.Table, map
 	if err != nil {
 		return nil, false, err
 	}
-	mapped = rd.f.Mapped != nil
+	mapped = rd.f.Mapped()
 	if batches {
 		tbl, err = readAllBatches(rd)
 	} else {
@@ -178,7 +178,7 @@ func TestMemoryMapTruncated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rd.f.Mapped == nil {
+		if !rd.f.Mapped() {
 			t.Fatal("the file was not mapped")
 		}
 		err = truncateAndRead(t, rd, path, batches)

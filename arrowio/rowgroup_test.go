@@ -90,7 +90,7 @@ func TestChunkReadsRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec.Release()
-	for c, l := range g.Leaves {
+	for c, l := range g.Readers {
 		if lr := l.(*colread.LeafReader); lr.ChunkBuf != nil || lr.Pages.Data != nil {
 			t.Errorf("column %d still holds its chunk after its last row", c)
 		}

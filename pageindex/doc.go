@@ -4,8 +4,10 @@
 // prefix match, AND, OR, NOT on typed literals, exact decimals included,
 // on columns of every physical type and annotation), their evaluation against
 // min/max statistics and bloom filters (a tri-state [Match]), row ranges
-// ([Ranges]) built from a column chunk's ColumnIndex and OffsetIndex, and
-// the construction of those indexes for a writer ([IndexBuilder]).
+// ([Ranges]) built from a column chunk's ColumnIndex and OffsetIndex, the
+// pages and bytes a reader decodes for such rows ([AlignToPages],
+// [PageBytes], [Positions]), and the construction of those indexes for a
+// writer ([IndexBuilder]).
 //
 // The package knows Parquet metadata (package footer) and reads Arrow
 // arrays to evaluate a predicate row by row ([Bound.Select]); it builds no

@@ -9,37 +9,46 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/quiverio/quiver/arrowio/internal/colread"
 	"github.com/quiverio/quiver/arrowio/internal/page"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
 
-// File is the read state of one open Parquet file, behind [Reader].
+// File is the read state of one open Parquet file, behind arrowio's
+// Reader, whose methods of the same names call File's.
 type File struct {
 	r      io.ReaderAt
 	closer io.Closer // the file OpenFile opened, nil for Open
-	// Mapped is the file when OpenFile mapped it (ReadOptions.MemoryMap),
+	// mapped is the file when OpenFile mapped it (ReadOptions.MemoryMap),
 	// nil otherwise.
-	Mapped  *mapping
-	Footer  *footer.Footer
-	Crypt   *encrypt.FileDecryptor // nil for files that are not encrypted
+	mapped *mapping
+	// Footer is the file's parsed footer and schema tree.
+	Footer *footer.Footer
+	// Crypt decrypts the file's modules; nil for files that are not
+	// encrypted.
+	Crypt *encrypt.FileDecryptor
+	// Options are the options the file was opened with.
 	Options Options
 	schema  *arrow.Schema
-	Cols    []column
-	groups  []int // row groups RecordReader and ReadTable visit
+	// Cols are the projected top-level fields, in schema order, each with
+	// the Parquet leaves it reads.
+	Cols   []column
+	groups []int // row groups RecordReader and ReadTable visit
 	// padChunks reads past each chunk's declared size, for writers known
-	// to understate it (see understatesChunkSize).
+	// to understate it (see page.UnderstatesChunkSize).
 	padChunks bool
 	// ChunkReads reads each column chunk just before its column decodes,
 	// into a buffer the column hands on when done, instead of the whole
-	// row group's projection when the group opens (see group.load): set
+	// row group's projection when the group opens (see Group.load): set
 	// for the local files OpenFile reads with ReadAt.
 	ChunkReads bool
 	// Window is the window size of chunks read page by page (see
-	// pageIterator.attachFile); 0 for pageWindow. Tests shrink it.
+	// page.Iterator.AttachFile); 0 for the page package's default. Tests
+	// shrink it.
 	Window int
-	// Filter is ReadOptions.Filter bound to the file, nil without one
+	// filter is ReadOptions.Filter bound to the file, nil without one
 	// (filter.go).
 	filter *rowFilter
 
@@ -52,8 +61,8 @@ type File struct {
 type column struct {
 	field arrow.Field
 	leaf  *footer.Node // a flat field's leaf
-	// Nested is set for structs, lists and maps, which the levels
-	// package assembles (see nested_reader.go).
+	// Nested is set for structs, lists and maps, which colread's nested
+	// reader assembles with package levels.
 	Nested *colread.NestedField
 }
 
@@ -79,7 +88,7 @@ func OpenFile(path string, opts Options) (*File, error) {
 		// Encrypted chunks are decrypted in place, so they are read into
 		// buffers of their own.
 		if b := mapFile(f, st.Size()); b != nil {
-			rd.Mapped = &mapping{data: b, f: f}
+			rd.mapped = &mapping{data: b, f: f}
 		}
 	}
 	return rd, nil
@@ -120,16 +129,20 @@ func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
 	return rd, nil
 }
 
-// Schema is [Reader.Schema].
+// Mapped reports whether OpenFile mapped the file into memory
+// (ReadOptions.MemoryMap): column chunks are then slices of the mapping.
+func (r *File) Mapped() bool { return r.mapped != nil }
+
+// Schema is arrowio's Reader.Schema.
 func (r *File) Schema() *arrow.Schema { return r.schema }
 
-// Metadata is [Reader.Metadata].
+// Metadata is arrowio's Reader.Metadata.
 func (r *File) Metadata() *footer.FileMetaData { return r.Footer.Meta }
 
-// NumRows is [Reader.NumRows].
+// NumRows is arrowio's Reader.NumRows.
 func (r *File) NumRows() int64 { return r.Footer.Meta.NumRows }
 
-// NumRowGroups is [Reader.NumRowGroups].
+// NumRowGroups is arrowio's Reader.NumRowGroups.
 func (r *File) NumRowGroups() int { return len(r.Footer.Meta.RowGroups) }
 
 // ErrClosed is returned by calls on a Reader after Close.
@@ -146,7 +159,7 @@ func (r *File) enter() error {
 	return nil
 }
 
-// Close is [Reader.Close].
+// Close is arrowio's Reader.Close.
 func (r *File) Close() error {
 	r.mu.Lock()
 	if r.closed {
@@ -157,9 +170,9 @@ func (r *File) Close() error {
 	r.mu.Unlock()
 	r.active.Wait()
 	var err error
-	if r.Mapped != nil {
-		err = unmapFile(r.Mapped.data)
-		r.Mapped = nil
+	if r.mapped != nil {
+		err = unmapFile(r.mapped.data)
+		r.mapped = nil
 	}
 	if r.closer != nil {
 		err = errors.Join(err, r.closer.Close())
@@ -167,7 +180,7 @@ func (r *File) Close() error {
 	return err
 }
 
-// ReadRowGroup is [Reader.ReadRowGroup].
+// ReadRowGroup is arrowio's Reader.ReadRowGroup.
 func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
@@ -185,6 +198,14 @@ func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, erro
 	}
 	defer g.Release()
 	return g.Read(ctx, int(g.Rows), r.Options.Parallelism)
+}
+
+// numLeaves returns the number of Parquet leaves column c reads.
+func (c *column) numLeaves() int {
+	if c.Nested == nil {
+		return 1
+	}
+	return len(c.Nested.Leaves)
 }
 
 // leafNodes returns the Parquet leaves column c reads, in column order.

@@ -8,13 +8,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/pageindex"
@@ -141,26 +140,67 @@ func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom, 
 // projected columns decode only the pages holding those, on the calling
 // goroutine (holding one of sl) and helpers for the free ones.
 func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error) {
+	g := &Group{index: i, schema: r.schema}
 	rg := &r.Footer.Meta.RowGroups[i]
+	chunk, blooms, err := r.chunkSource(rg, i)
+	if err != nil {
+		return nil, err
+	}
+	if chunk == nil {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	idx, err := r.readPageIndex(ctx, rg, i)
+	if err != nil {
+		return nil, err
+	}
+	defer idx.release()
+	ranges := r.filter.bound.Ranges(r.pageSource(rg, idx, blooms, chunk), rg.NumRows)
+	if len(ranges) == 0 {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	arrs := make([]arrow.Array, len(r.filter.cols)) // the filter's columns decoded so far
+	defer ReleaseArrays(arrs)
+	positions, err := r.selectRows(ctx, i, sl, idx, ranges, arrs)
+	if err != nil {
+		return nil, err
+	}
+	rows := pageindex.RowsAt(ranges, positions)
+	if len(rows) == 0 {
+		return g.setFiltered(r, nil, nil), nil
+	}
+	out, err := r.readSelected(ctx, i, sl, idx, arrs, positions, rows)
+	if err != nil {
+		return nil, err
+	}
+	return g.setFiltered(r, out, rows), nil
+}
+
+// chunkSource returns what the column chunks of row group rg (index i)
+// tell of each predicate column, for pageindex.Bound: the statistics in
+// their metadata, with the chunk's bloom filter and small dictionary when
+// it has them; and the bloom filters. The Source is nil when that rules
+// the predicate out. Bloom filters and dictionaries are read only when
+// the statistics, then the statistics and bloom filters, leave rows that
+// may match.
+func (r *File) chunkSource(rg *footer.RowGroup, i int) (pageindex.Source, []*pageindex.Bloom, error) {
 	f := r.filter
 	leaves := f.bound.Leaves()
-	g := &Group{index: i, schema: r.schema}
 	n := rg.NumRows
 	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil, r.filter.writer) }
 	if n <= 0 || f.bound.Match(stats, n) == pageindex.MatchNone {
-		return g.setFiltered(r, nil, nil), nil
+		return nil, nil, nil
 	}
 	blooms, err := r.readBlooms(rg, i)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	withBloom := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], blooms[c], r.filter.writer) }
 	if f.bound.Match(withBloom, n) == pageindex.MatchNone {
-		return g.setFiltered(r, nil, nil), nil
+		return nil, nil, nil
 	}
 	dicts, err := r.readDictionaries(rg, i)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	withDict := func(c int) (pageindex.Pages, bool) {
 		p, ok := withBloom(c)
@@ -170,14 +210,19 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 		return p, ok
 	}
 	if f.bound.Match(withDict, n) == pageindex.MatchNone {
-		return g.setFiltered(r, nil, nil), nil
+		return nil, nil, nil
 	}
-	idx, err := r.readPageIndex(ctx, rg, i)
-	if err != nil {
-		return nil, err
-	}
-	defer idx.release()
-	ranges := f.bound.Ranges(func(c int) (pageindex.Pages, bool) {
+	return withDict, blooms, nil
+}
+
+// pageSource returns what the page index idx of row group rg tells of each
+// predicate column, page by page, with the chunk's bloom filter of blooms;
+// chunk's answer where the column has no usable ColumnIndex and
+// OffsetIndex.
+func (r *File) pageSource(rg *footer.RowGroup, idx *rowGroupIndex, blooms []*pageindex.Bloom, chunk pageindex.Source) pageindex.Source {
+	n := rg.NumRows
+	leaves := r.filter.bound.Leaves()
+	return func(c int) (pageindex.Pages, bool) {
 		leaf := leaves[c]
 		if ci, oi := idx.ci[leaf.Column], idx.oi[leaf.Column]; ci != nil && oi != nil {
 			if p, ok := pageindex.IndexPages(ci, oi, n); ok {
@@ -185,21 +230,23 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 				return p, true
 			}
 		}
-		return withDict(c) // what the chunk's metadata, filter and dictionary tell
-
-	}, n)
-	if len(ranges) == 0 {
-		return g.setFiltered(r, nil, nil), nil
+		return chunk(c)
 	}
-	arrs := make([]arrow.Array, len(f.cols))
-	defer ReleaseArrays(arrs)
-	// The predicate's columns decode first, over the candidate ranges.
+}
+
+// selectRows decodes the predicate's columns over the rows ranges of row
+// group i into arrs (by their index in the filter's columns) and returns
+// the positions, among those rows, of the rows that satisfy the predicate.
+func (r *File) selectRows(ctx context.Context, i int, sl slots, idx *rowGroupIndex, ranges pageindex.Ranges, arrs []arrow.Array) (pageindex.Ranges, error) {
+	f := r.filter
 	if err := r.decodeColumns(ctx, i, sl, f.eval, idx, ranges, arrs); err != nil {
 		return nil, err
 	}
+	leaves := f.bound.Leaves()
 	evalArrs := make([]arrow.Array, len(f.eval))
 	defer ReleaseArrays(evalArrs)
 	for k, c := range f.eval {
+		var err error
 		if evalArrs[k], err = LeafArray(arrs[c], leaves[k], r.Options.Mem); err != nil {
 			return nil, err
 		}
@@ -208,12 +255,14 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 	if err != nil {
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
-	spans := selectedSpans(sel)
-	rows := selectedRows(ranges, spans)
-	if len(rows) == 0 {
-		return g.setFiltered(r, nil, nil), nil
-	}
-	// The other projected columns decode only the selected rows.
+	return selectedPositions(sel), nil
+}
+
+// readSelected returns the projected columns of row group i over rows,
+// the rows at positions among those the filter's columns arrs (nil where
+// not decoded) hold: a column decoded for the predicate is cut down to
+// positions, the others decode the pages holding rows alone.
+func (r *File) readSelected(ctx context.Context, i int, sl slots, idx *rowGroupIndex, arrs []arrow.Array, positions, rows pageindex.Ranges) ([]arrow.Array, error) {
 	out := make([]arrow.Array, len(r.Cols))
 	var rest []int
 	for c := range r.Cols {
@@ -222,7 +271,8 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 			continue
 		}
 		arrs[c].Retain()
-		if out[c], err = TakeSpans(arrs[c], spans, r); err != nil {
+		var err error
+		if out[c], err = TakeRanges(arrs[c], positions, r.Options.Mem); err != nil {
 			ReleaseArrays(out)
 			return nil, err
 		}
@@ -231,7 +281,7 @@ func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error
 		ReleaseArrays(out)
 		return nil, err
 	}
-	return g.setFiltered(r, out, rows), nil
+	return out, nil
 }
 
 // decodeColumns decodes the rows of ranges of the filter's columns cols
@@ -269,45 +319,21 @@ func (r *File) decodeColumns(ctx context.Context, i int, sl slots, cols []int, i
 	return errors.Join(errs...)
 }
 
-// selectedSpans returns the runs of true in sel.
-func selectedSpans(sel []bool) []Span {
-	var spans []Span
+// selectedPositions returns the runs of true in sel.
+func selectedPositions(sel []bool) pageindex.Ranges {
+	var out pageindex.Ranges
 	start := -1
 	for k, s := range sel {
 		switch {
 		case s && start < 0:
 			start = k
 		case !s && start >= 0:
-			spans = append(spans, Span{int64(start), int64(k)})
+			out = append(out, pageindex.Range{Start: int64(start), End: int64(k)})
 			start = -1
 		}
 	}
 	if start >= 0 {
-		spans = append(spans, Span{int64(start), int64(len(sel))})
-	}
-	return spans
-}
-
-// selectedRows maps spans of positions among the rows of ranges back to
-// the rows of the row group.
-func selectedRows(ranges pageindex.Ranges, spans []Span) pageindex.Ranges {
-	var out pageindex.Ranges
-	k, pos := 0, int64(0) // ranges[k] holds positions [pos, pos+its length)
-	for _, s := range spans {
-		for at := s.Start; at < s.End; {
-			for at >= pos+ranges[k].End-ranges[k].Start {
-				pos += ranges[k].End - ranges[k].Start
-				k++
-			}
-			stop := min(s.End, pos+ranges[k].End-ranges[k].Start)
-			lo, hi := ranges[k].Start+at-pos, ranges[k].Start+stop-pos
-			if m := len(out); m > 0 && out[m-1].End == lo {
-				out[m-1].End = hi
-			} else {
-				out = append(out, pageindex.Range{Start: lo, End: hi})
-			}
-			at = stop
-		}
+		out = append(out, pageindex.Range{Start: int64(start), End: int64(len(sel))})
 	}
 	return out
 }
@@ -337,42 +363,31 @@ func (g *Group) setFiltered(r *File, cols []arrow.Array, rows pageindex.Ranges) 
 	return g
 }
 
-// Span is a half-open range of positions in an array.
-type Span struct{ Start, End int64 }
-
-// TakeSpans returns the rows of arr that spans cover, in order, taking
-// over the caller's reference to arr.
-func TakeSpans(arr arrow.Array, spans []Span, r *File) (arrow.Array, error) {
-	if len(spans) == 1 && spans[0].Start == 0 && spans[0].End == int64(arr.Len()) {
+// TakeRanges returns the rows of arr at positions, in order, in an array
+// allocated from mem, taking over the caller's reference to arr.
+func TakeRanges(arr arrow.Array, positions pageindex.Ranges, mem memory.Allocator) (arrow.Array, error) {
+	if len(positions) == 1 && positions[0].Start == 0 && positions[0].End == int64(arr.Len()) {
 		return arr, nil
 	}
 	defer arr.Release()
-	if len(spans) == 0 {
+	if len(positions) == 0 {
 		return array.NewSlice(arr, 0, 0), nil
 	}
-	if len(spans) > 1 {
-		rows := 0
-		for _, s := range spans {
-			rows += int(s.End - s.Start)
-		}
-		if out, ok := gatherSpans(arr, spans, rows, r.Options.Mem); ok {
+	if len(positions) > 1 {
+		if out, ok := gatherRanges(arr, positions, int(positions.Rows()), mem); ok {
 			return out, nil
 		}
 	}
-	parts := make([]arrow.Array, len(spans))
-	for k, s := range spans {
+	parts := make([]arrow.Array, len(positions))
+	for k, s := range positions {
 		parts[k] = array.NewSlice(arr, s.Start, s.End)
 	}
-	defer func() {
-		for _, p := range parts {
-			p.Release()
-		}
-	}()
+	defer ReleaseArrays(parts)
 	if len(parts) == 1 {
 		parts[0].Retain()
 		return parts[0], nil
 	}
-	out, err := arrowmem.Concatenate(parts, r.Options.Mem)
+	out, err := arrowmem.Concatenate(parts, mem)
 	if err != nil {
 		return nil, fmt.Errorf("arrowio: gathering filtered rows: %w", err)
 	}

@@ -2,15 +2,11 @@ package scan
 
 import (
 	"fmt"
-	"io"
-
-	"github.com/quiverio/quiver/arrowio/internal/colread"
-
-	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/colread"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
-
+	"github.com/quiverio/quiver/arrowio/internal/page"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -54,8 +50,8 @@ func (r *File) readDictionaryValues(md *footer.ColumnMetaData, leaf *footer.Node
 		return nil, fmt.Errorf("%w: %w", errs.ErrCorrupt, err)
 	}
 	buf := make([]byte, min(length, dictPruneBytes))
-	if _, err := io.ReadFull(io.NewSectionReader(r.r, start, int64(len(buf))), buf); err != nil {
-		return nil, fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), start, err)
+	if err := r.readFull(buf, start); err != nil {
+		return nil, err
 	}
 	var h footer.PageHeader
 	n, err := footer.Unmarshal(buf, &h)

@@ -4,18 +4,15 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/quiverio/quiver/arrowio/internal/colread"
-
-	"github.com/quiverio/quiver/arrowio/internal/page"
-
-	"github.com/quiverio/quiver/arrowio/internal/codec"
-	"github.com/quiverio/quiver/arrowio/internal/errs"
-	"github.com/quiverio/quiver/internal/arrowmem"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/quiverio/quiver/arrowio/internal/codec"
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/page"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -46,7 +43,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		ci   bool
 	}
 	var wants []want
-	var ranges []ByteRange
+	var ranges []pageindex.ByteRange
 	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
 		start, end, ok, err := pageindex.IndexSpan(off, length, r.Footer.MetaOffset)
 		if err != nil {
@@ -54,7 +51,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		}
 		if ok {
 			wants = append(wants, want{leaf, ci})
-			ranges = append(ranges, ByteRange{start, end})
+			ranges = append(ranges, pageindex.ByteRange{Start: start, End: end})
 		}
 		return nil
 	}
@@ -82,7 +79,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		x.release()
 		return nil, fmt.Errorf("row group %d: page index: %w", i, err)
 	}
-	err = r.Mapped.guard(func() error {
+	err = r.mapped.guard(func() error {
 		for k, w := range wants {
 			var msg footer.Message
 			t := encrypt.ModuleOffsetIndex
@@ -115,226 +112,106 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 }
 
 // readColumnRanges decodes the rows of ranges of one column of row group
-// gi. When every leaf of the column has an OffsetIndex, only the leading
-// pages (the dictionary) and the data pages that cover ranges are read,
-// all leaves in one coalesced read; otherwise the whole chunks are. The
-// arrays do not keep the bytes read, which go back to the pool.
+// gi: the pages that hold them (see pagesToRead), all leaves' in one
+// coalesced read, decoded and then cut down to ranges. The arrays do not
+// keep the bytes read, which go back to the pool.
 func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
-	rg := &r.Footer.Meta.RowGroups[gi]
-	n := rg.NumRows
+	leaves := col.leafNodes()
+	crypts, err := r.chunkCiphers(gi, leaves, r.Footer.Meta.RowGroups[gi].NumRows)
+	if err != nil {
+		return nil, err
+	}
+	chunks, spans, err := r.locateChunks(gi, leaves)
+	if err != nil {
+		return nil, err
+	}
+	cover, parts, err := r.pagesToRead(gi, leaves, spans, crypts, idx, ranges)
+	if err != nil {
+		return nil, err
+	}
 	var buffers [][]byte
 	defer func() {
 		for _, b := range buffers {
 			arrowmem.PutBytes(b)
 		}
 	}()
+	if err := r.readChunks(ctx, chunks, spans, parts, &buffers); err != nil {
+		return nil, fmt.Errorf("row group %d: %w", gi, err)
+	}
+	arr, err := r.decodeCover(gi, col, chunks, crypts, cover.Rows())
+	if err != nil {
+		return nil, err
+	}
+	return TakeRanges(arr, pageindex.Positions(cover, ranges), r.Options.Mem)
+}
+
+// pagesToRead returns the rows of row group gi that a column whose leaves'
+// chunks span spans decodes to read ranges (cover), and the bytes of each
+// leaf's chunk to read for them. When every leaf has an OffsetIndex, those
+// are its leading pages (the dictionary) and the data pages that hold
+// cover, which holds ranges and is the same rows for every leaf; otherwise,
+// and for encrypted chunks, cover is every row and the bytes nil: the
+// whole chunks.
+func (r *File) pagesToRead(gi int, leaves []*footer.Node, spans []pageindex.ByteRange, crypts []*page.Crypt, idx *rowGroupIndex, ranges pageindex.Ranges) (pageindex.Ranges, [][]pageindex.ByteRange, error) {
+	n := r.Footer.Meta.RowGroups[gi].NumRows
+	// Encrypted pages carry their ordinal in their AAD: their chunks are
+	// read whole, so that the pages decrypt in order.
+	for _, pc := range crypts {
+		if pc != nil {
+			return pageindex.Full(n), nil, nil
+		}
+	}
+	firsts := make([][]int64, len(leaves))
+	for k, leaf := range leaves {
+		oi := idx.oi[leaf.Column]
+		if oi == nil {
+			return pageindex.Full(n), nil, nil
+		}
+		p, ok := pageindex.IndexPages(nil, oi, n)
+		if !ok {
+			return pageindex.Full(n), nil, nil
+		}
+		firsts[k] = p.FirstRows
+	}
+	cover := pageindex.AlignToPages(ranges, firsts, n)
+	if cover.Rows() == n {
+		return cover, nil, nil
+	}
+	parts := make([][]pageindex.ByteRange, len(leaves))
+	for k, leaf := range leaves {
+		var err error
+		if parts[k], err = pageindex.PageBytes(idx.oi[leaf.Column], firsts[k], cover, n, spans[k]); err != nil {
+			return nil, nil, &errs.CorruptError{Offset: spans[k].Start, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
+		}
+	}
+	return cover, parts, nil
+}
+
+// decodeCover decodes the rows rows of column col in row group gi that
+// chunks hold (all its rows, or the pages pagesToRead chose). A flat leaf
+// that decodes some pages must use up exactly their values; pages that do
+// not is an offset index that disagrees with them, a *CorruptError.
+func (r *File) decodeCover(gi int, col column, chunks []colread.Chunk, crypts []*page.Crypt, rows int64) (arrow.Array, error) {
 	dec := decompressors.Get().(*codec.Decompressor)
 	dec.Checksums = r.Options.VerifyCRC
 	defer decompressors.Put(dec)
-	leaves := col.leafNodes()
-	chunks := make([]colread.Chunk, len(leaves))
-	ends := make([]int64, len(leaves))
-	firsts := make([][]int64, len(leaves))
-	crypts, err := r.chunkCiphers(gi, leaves, n)
-	if err != nil {
-		return nil, err
-	}
-	// Encrypted pages carry their ordinal in their AAD: their chunks are
-	// read whole, so that the pages decrypt in order.
-	indexed := true
-	for _, pc := range crypts {
-		indexed = indexed && pc == nil
-	}
-	for k, leaf := range leaves {
-		md := rg.Columns[leaf.Column].MetaData
-		if md == nil {
-			return nil, &errs.CorruptError{Offset: -1, RowGroup: gi, Column: leaf.DottedPath(), Page: -1,
-				Err: fmt.Errorf("%w: column chunk has no metadata in the footer", errs.ErrCorrupt)}
-		}
-		start, length, err := page.ChunkRange(md, r.Footer.MetaOffset, r.padChunks)
-		if err != nil {
-			return nil, &errs.CorruptError{Offset: md.DataPageOffset, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: fmt.Errorf("%w: %w", errs.ErrCorrupt, err)}
-		}
-		chunks[k], ends[k] = colread.Chunk{Meta: md, Base: start}, start+length
-		p, ok := pageindex.Pages{}, false
-		if oi := idx.oi[leaf.Column]; oi != nil {
-			p, ok = pageindex.IndexPages(nil, oi, n)
-		}
-		indexed = indexed && ok
-		firsts[k] = p.FirstRows
-	}
-	cover := pageindex.Full(n)
-	if indexed {
-		cover = PagesCovering(firsts, ranges, n)
-	}
-	// Each leaf's byte ranges: its whole chunk, or its leading pages and
-	// the data pages within cover.
-	var brs []ByteRange
-	var owner []int // the leaf of each byte range
-	for k, leaf := range leaves {
-		if cover.Rows() == n {
-			brs, owner = append(brs, ByteRange{chunks[k].Base, ends[k]}), append(owner, k)
-			continue
-		}
-		leafRanges, err := pageRanges(idx.oi[leaf.Column], firsts[k], cover, n, chunks[k].Base, ends[k])
-		if err != nil {
-			return nil, &errs.CorruptError{Offset: chunks[k].Base, RowGroup: gi, Column: leaf.DottedPath(), Page: -1, Err: err}
-		}
-		for _, br := range leafRanges {
-			brs, owner = append(brs, br), append(owner, k)
-		}
-	}
-	bufs, err := r.readRanges(ctx, brs, &buffers)
-	if err != nil {
-		return nil, fmt.Errorf("row group %d: %w", gi, err)
-	}
-	err = r.Mapped.guard(func() error {
-		for k := range chunks {
-			var parts [][]byte
-			for j, b := range bufs {
-				if owner[j] == k {
-					parts = append(parts, b)
-				}
-			}
-			if len(parts) == 1 {
-				chunks[k].Data = parts[0]
-				continue
-			}
-			total := 0
-			for _, b := range parts {
-				total += len(b)
-			}
-			data := arrowmem.GetBytes(total)[:0]
-			for _, b := range parts {
-				data = append(data, b...)
-			}
-			buffers = append(buffers, data)
-			chunks[k].Data = data
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	rows := cover.Rows()
-	var l colread.Reader
-	if col.Nested == nil {
-		l, err = colread.NewLeafReader(col.leaf, gi, chunks[0].Meta, chunks[0].Data, chunks[0].Base, rows, col.field.Type, r.leafOptions(), nil)
-	} else {
-		l, err = colread.NewNestedReader(col.Nested, gi, chunks, rows, r.leafOptions())
-	}
+	l, flat, err := r.openColumn(col, gi, chunks, rows, crypts)
 	if err != nil {
 		return nil, err
 	}
 	defer l.Release()
-	colread.SetPageCrypt(l, crypts)
 	var arr arrow.Array
-	err = r.Mapped.guard(func() (err error) {
+	err = r.mapped.guard(func() (err error) {
 		arr, err = l.ReadRows(int(rows), dec)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if lr, ok := l.(*colread.LeafReader); ok && rows < n && (lr.Left != 0 || !lr.Pages.Exhausted()) {
+	if flat != nil && rows < r.Footer.Meta.RowGroups[gi].NumRows && (flat.Left != 0 || !flat.Pages.Exhausted()) {
 		arr.Release()
 		return nil, &errs.CorruptError{Offset: chunks[0].Base, RowGroup: gi, Column: col.leaf.DottedPath(), Page: -1,
 			Err: fmt.Errorf("%w: the offset index's first rows disagree with the value counts of the pages it locates", errs.ErrCorrupt)}
 	}
-	return TakeSpans(arr, PositionsIn(cover, ranges), r)
-}
-
-// PagesCovering returns the rows of the pages that hold ranges, for
-// columns whose leaves' pages start at the rows firsts gives: the
-// smallest set of rows, including ranges, that every leaf's pages tile
-// exactly, so that every leaf decodes the same rows.
-func PagesCovering(firsts [][]int64, ranges pageindex.Ranges, n int64) pageindex.Ranges {
-	cover := ranges
-	for {
-		next := cover
-		for _, first := range firsts {
-			var spans pageindex.Ranges
-			for _, p := range OverlappingPages(first, cover, n) {
-				pf, pe := PageSpan(first, p, n)
-				if k := len(spans); k > 0 && spans[k-1].End == pf {
-					spans[k-1].End = pe
-				} else {
-					spans = append(spans, pageindex.Range{Start: pf, End: pe})
-				}
-			}
-			next = pageindex.Union(next, spans)
-		}
-		if next.Rows() == cover.Rows() { // next includes cover
-			return cover
-		}
-		cover = next
-	}
-}
-
-// PageSpan returns the rows [first[p], first[p+1]) of page p of a row
-// group of n rows.
-func PageSpan(first []int64, p int, n int64) (int64, int64) {
-	if p+1 < len(first) {
-		return first[p], first[p+1]
-	}
-	return first[p], n
-}
-
-// OverlappingPages returns, in order, the pages (by their first rows
-// first, in a row group of n rows) that hold rows of r.
-func OverlappingPages(first []int64, r pageindex.Ranges, n int64) []int {
-	var out []int
-	k := 0
-	for p := range first {
-		pf, pe := PageSpan(first, p, n)
-		for k < len(r) && r[k].End <= pf {
-			k++
-		}
-		if k < len(r) && r[k].Start < pe {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// pageRanges returns the byte ranges of a leaf's chunk [start, end) to
-// read for the rows of cover: the bytes before its first data page (the
-// dictionary) and the data pages oi locates within cover, adjacent ones
-// merged. A page outside the chunk is an error wrapping ErrCorrupt.
-func pageRanges(oi *footer.OffsetIndex, first []int64, cover pageindex.Ranges, n, start, end int64) ([]ByteRange, error) {
-	var brs []ByteRange
-	if head := oi.PageLocations[0].Offset; head > start {
-		brs = append(brs, ByteRange{start, min(head, end)})
-	}
-	for _, p := range OverlappingPages(first, cover, n) {
-		loc := oi.PageLocations[p]
-		if loc.Offset < start || loc.CompressedPageSize <= 0 || loc.Offset > end || int64(loc.CompressedPageSize) > end-loc.Offset {
-			return nil, fmt.Errorf("%w: offset index page %d of %d bytes at offset %d lies outside the column chunk [%d, %d)", errs.ErrCorrupt, p, loc.CompressedPageSize, loc.Offset, start, end)
-		}
-		if m := len(brs); m > 0 && brs[m-1].End == loc.Offset {
-			brs[m-1].End += int64(loc.CompressedPageSize)
-		} else {
-			brs = append(brs, ByteRange{loc.Offset, loc.Offset + int64(loc.CompressedPageSize)})
-		}
-	}
-	return brs, nil
-}
-
-// PositionsIn returns where the rows of ranges lie among the rows of
-// cover, which holds them, counted from cover's first row.
-func PositionsIn(cover, ranges pageindex.Ranges) []Span {
-	var spans []Span
-	pos, k := int64(0), 0
-	for _, c := range cover {
-		for ; k < len(ranges) && ranges[k].Start < c.End; k++ {
-			s := Span{pos + max(ranges[k].Start, c.Start) - c.Start, pos + min(ranges[k].End, c.End) - c.Start}
-			if m := len(spans); m > 0 && spans[m-1].End == s.Start {
-				spans[m-1].End = s.End
-			} else if s.Start < s.End {
-				spans = append(spans, s)
-			}
-		}
-		pos += c.End - c.Start
-	}
-	return spans
+	return arr, nil
 }

@@ -3,10 +3,9 @@ package scan
 import (
 	"fmt"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )

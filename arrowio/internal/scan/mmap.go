@@ -15,7 +15,7 @@ import (
 // fault (SIGBUS), which would end the program: the code that touches the
 // mapping runs under mapping.guard, which turns such a fault into an error.
 
-// Mapping is a file mapped into memory by OpenFile.
+// mapping is a file mapped into memory by OpenFile.
 type mapping struct {
 	data []byte
 	f    *os.File

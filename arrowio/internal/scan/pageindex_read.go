@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
-
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
@@ -24,7 +23,7 @@ func (r *File) chunkOf(rg int, column string) (*footer.ColumnChunk, *footer.Node
 	return &r.Footer.Meta.RowGroups[rg].Columns[leaf.Column], leaf, nil
 }
 
-// PageIndex is [Reader.PageIndex].
+// PageIndex is arrowio's Reader.PageIndex.
 func (r *File) PageIndex(rg int, column string) (*footer.ColumnIndex, *footer.OffsetIndex, error) {
 	if err := r.enter(); err != nil {
 		return nil, nil, err
@@ -52,7 +51,7 @@ func (r *File) PageIndex(rg int, column string) (*footer.ColumnIndex, *footer.Of
 	return ci, oi, nil
 }
 
-// BloomFilter is [Reader.BloomFilter].
+// BloomFilter is arrowio's Reader.BloomFilter.
 func (r *File) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
 	if err := r.enter(); err != nil {
 		return nil, err

@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/quiverio/quiver/arrowio/internal/colread"
-
-	"github.com/quiverio/quiver/arrowio/internal/schema"
-
-	"github.com/quiverio/quiver/arrowio/internal/errs"
-
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/schema"
 	"github.com/quiverio/quiver/footer"
 )
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/quiverio/quiver/arrowio/internal/page"
-
 	"github.com/quiverio/quiver/footer"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// RecordReader is [Reader.RecordReader].
+// RecordReader is arrowio's Reader.RecordReader.
 func (r *File) RecordReader(ctx context.Context) (array.RecordReader, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (rr *recordReader) finish() {
 	rr.r.active.Done()
 }
 
-// ReadTable is [Reader.ReadTable].
+// ReadTable is arrowio's Reader.ReadTable.
 func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 	if err := r.enter(); err != nil {
 		return nil, err

@@ -8,8 +8,8 @@ import (
 	"github.com/quiverio/quiver/pageindex"
 )
 
-// scanOptions are the read options with their defaults applied, as the
-// file reader takes them (ReadOptions documents each).
+// Options are arrowio's ReadOptions with their defaults applied, as Open
+// and OpenFile take them (ReadOptions documents each).
 type Options struct {
 	Columns     []string
 	RowGroups   []int
