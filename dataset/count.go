@@ -126,4 +126,3 @@ func countTask(ctx context.Context, src Source, cache *FooterCache, t *task, opt
 	}
 	return n, nil
 }
-

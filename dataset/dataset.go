@@ -64,6 +64,10 @@ type Options struct {
 	// keys come after them); no footer is read to find it. Fields named
 	// like a partition key give that key's type instead. Files are read as
 	// with SchemaFirstFile.
+	//
+	// A partition key always wins over a file column of the same name,
+	// which is not read (some writers keep partition columns in the files
+	// too).
 	Schema *arrow.Schema
 	// SchemaMode says where the schema comes from when Schema is nil.
 	SchemaMode SchemaMode
@@ -278,10 +282,17 @@ func (d *Dataset) schema(ctx context.Context) error {
 			return err
 		}
 	}
+	// A partition key wins over a file column of the same name (files
+	// some writers make hold their partition columns too).
+	var fields []arrow.Field
 	for _, f := range d.data.Fields() {
-		if isKey(f.Name) {
-			return fmt.Errorf("%w: %q is both a partition key and a column of the files", ErrPartition, f.Name)
+		if !isKey(f.Name) {
+			fields = append(fields, f)
 		}
+	}
+	if len(fields) < d.data.NumFields() {
+		md := d.data.Metadata()
+		d.data = arrow.NewSchema(fields, &md)
 	}
 	return nil
 }
