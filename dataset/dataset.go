@@ -88,9 +88,10 @@ type Options struct {
 
 	// Read is the template of each file's arrowio.ReadOptions: batch
 	// size, allocator, decryption, CRC checks, type mapping, dictionary
-	// columns, memory mapping. Its Columns, RowGroups and Filter are set
-	// by the dataset. Parallelism 0 shares GOMAXPROCS between the files
-	// read at once.
+	// columns. Its Columns, RowGroups and Filter are set by the dataset,
+	// and MemoryMap has no effect (files are read through the Source's
+	// io.ReaderAt). Parallelism 0 shares GOMAXPROCS between the files read
+	// at once.
 	Read arrowio.ReadOptions
 	// MaxOpenFiles bounds the files a scan has open and reads at once
 	// (0: max(4, GOMAXPROCS)).
@@ -110,10 +111,13 @@ type Options struct {
 	FooterCache *FooterCache
 	// OnCorrupt, when set, is called with the path and the error of a
 	// file that does not read as Parquet (errors wrapping
-	// arrowio.ErrCorrupt or footer.ErrCorrupt, and files too short for a
-	// footer); returning nil skips the file, returning an error stops the
-	// scan with it. Calls are not concurrent. Rows a file gave before its
-	// corruption showed stay read. Without it such a file is an error.
+	// arrowio.ErrCorrupt, footer.ErrCorrupt or pageindex.ErrCorrupt, files
+	// too short for a footer included), by Open (footers read for the
+	// schema), scans, CountRows and Splits; returning nil skips the file,
+	// returning an error stops with it. Calls from a scan are not
+	// concurrent; those from Open, CountRows and Splits may be. Rows a file
+	// gave before its corruption showed stay read. Without it such a file
+	// is an error.
 	OnCorrupt func(path string, err error) error
 	// SplitBytes is the compressed size [Dataset.Splits] aims at per split
 	// (0: DefaultSplitBytes); a split holds whole row groups of one file.
@@ -263,21 +267,37 @@ func (d *Dataset) schema(ctx context.Context) error {
 		d.data = arrow.NewSchema(nil, nil)
 		return nil
 	case d.opts.SchemaMode == SchemaFirstFile:
-		s, err := d.fileSchema(ctx, d.files[0].FileInfo)
-		if err != nil {
-			return err
+		// The first file that reads: OnCorrupt may skip corrupt ones.
+		for _, f := range d.files {
+			s, err := d.fileSchema(ctx, f.FileInfo)
+			if err != nil && isCorrupt(err) && d.opts.OnCorrupt != nil {
+				if err = d.opts.OnCorrupt(f.Path, err); err == nil {
+					continue
+				}
+			}
+			if err != nil {
+				return err
+			}
+			d.data, d.from = s, f.Path
+			break
 		}
-		d.data, d.from = s, d.files[0].Path
+		if d.data == nil {
+			d.data = arrow.NewSchema(nil, nil)
+		}
 	default:
 		schemas := make([]schemaOf, len(d.files))
 		err := d.forEach(ctx, len(d.files), func(i int) error {
 			s, err := d.fileSchema(ctx, d.files[i].FileInfo)
+			if err != nil && isCorrupt(err) && d.opts.OnCorrupt != nil {
+				return d.opts.OnCorrupt(d.files[i].Path, err)
+			}
 			schemas[i] = schemaOf{d.files[i].Path, s}
 			return err
 		})
 		if err != nil {
 			return err
 		}
+		schemas = slices.DeleteFunc(schemas, func(s schemaOf) bool { return s.schema == nil })
 		if d.data, err = unifySchemas(schemas); err != nil {
 			return err
 		}

@@ -194,3 +194,36 @@ func flipMiddle(b []byte) []byte {
 	}
 	return c
 }
+
+// With OnCorrupt, a corrupt first file does not stop Open from taking the
+// schema of the next one, nor unification from using the others.
+func TestCorruptFirstFile(t *testing.T) {
+	dir := t.TempDir()
+	makePartitioned(t, dir, 2, 10, arrowio.WriteOptions{})
+	touch(t, dir, "p=0/q=0/a-corrupt.parquet")
+	for _, mode := range []SchemaMode{SchemaFirstFile, SchemaUnify} {
+		var skipped []string
+		var mu sync.Mutex
+		ds, err := Open(context.Background(), nil, []string{dir}, Options{SchemaMode: mode, OnCorrupt: func(p string, err error) error {
+			mu.Lock()
+			defer mu.Unlock()
+			skipped = append(skipped, p)
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds.Schema().NumFields() != 4 {
+			t.Errorf("mode %d: schema %s", mode, ds.Schema())
+		}
+		if n, err := ds.CountRows(context.Background()); n != 20 || err != nil {
+			t.Errorf("mode %d: %d rows, %v", mode, n, err)
+		}
+		if len(skipped) != 2 || !strings.HasSuffix(skipped[0], "a-corrupt.parquet") {
+			t.Errorf("mode %d: skipped %q", mode, skipped)
+		}
+		if _, err := Open(context.Background(), nil, []string{dir}, Options{SchemaMode: mode}); err == nil || !strings.Contains(err.Error(), "a-corrupt.parquet") {
+			t.Errorf("mode %d without OnCorrupt: %v", mode, err)
+		}
+	}
+}
