@@ -329,7 +329,7 @@ func (d *Dataset) fileSchema(ctx context.Context, fi FileInfo) (*arrow.Schema, e
 
 // readSchema returns the schema arrowio reads a file with footer m as.
 func readSchema(m *fileMeta, ro *arrowio.ReadOptions) *arrow.Schema {
-	s := arrowio.ArrowSchema(m.ft.Schema, m.ft.Meta.KeyValueMetadata, ro.Mapping)
+	s := m.arrowSchema(ro.Mapping)
 	if len(ro.Dictionary) == 0 {
 		return s
 	}

@@ -12,6 +12,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
@@ -104,6 +107,22 @@ type fileMeta struct {
 	tail    []byte // the file's bytes from tailOff to its end
 	tailOff int64
 	cost    int64
+
+	mu      sync.Mutex
+	mapping arrowio.SchemaOptions // of schema
+	schema  *arrow.Schema         // the Arrow schema, once asked for
+}
+
+// arrowSchema returns the file's Arrow schema under mapping, kept for the
+// next call with the same mapping.
+func (m *fileMeta) arrowSchema(mapping arrowio.SchemaOptions) *arrow.Schema {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.schema == nil || m.mapping != mapping {
+		m.schema = arrowio.ArrowSchema(m.ft.Schema, m.ft.Meta.KeyValueMetadata, mapping)
+		m.mapping = mapping
+	}
+	return m.schema
 }
 
 // readMeta reads and parses the footer of the size-byte file r with one

@@ -135,3 +135,29 @@ func TestScanStopEarly(t *testing.T) {
 		waitGoroutines(t, before)
 	}
 }
+
+// Read options reach every file: string columns read as dictionaries,
+// and large strings, in the dataset's schema as in its batches.
+func TestScanReadOptions(t *testing.T) {
+	dir := t.TempDir()
+	makePartitioned(t, dir, 3, 50, arrowio.WriteOptions{})
+	for _, ro := range []arrowio.ReadOptions{{Dictionary: []string{"y"}}, {Mapping: arrowio.SchemaOptions{Strings: arrowio.StringsLarge}}} {
+		ds, err := Open(context.Background(), nil, []string{dir}, Options{Read: ro, SchemaMode: SchemaUnify})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, _ := ds.RecordReader(context.Background())
+		n := 0
+		for rr.Next() {
+			if !rr.RecordBatch().Schema().Equal(ds.Schema()) {
+				t.Errorf("batch schema %s, dataset %s", rr.RecordBatch().Schema(), ds.Schema())
+			}
+			n += int(rr.RecordBatch().NumRows())
+		}
+		if rr.Err() != nil || n != 150 {
+			t.Errorf("%d rows, %v", n, rr.Err())
+		}
+		rr.Release()
+		t.Log(ds.Schema().Field(1).Type)
+	}
+}
