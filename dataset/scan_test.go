@@ -6,9 +6,11 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -160,4 +162,46 @@ func TestScanReadOptions(t *testing.T) {
 		rr.Release()
 		t.Log(ds.Schema().Field(1).Type)
 	}
+}
+
+// A glob that matches nothing is an empty dataset, not an error; a scan,
+// a count and the splits of it are empty.
+func TestEmptyDataset(t *testing.T) {
+	dir := t.TempDir()
+	ds, err := Open(context.Background(), nil, []string{dir + "/**/*.parquet"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, _ := ds.RecordReader(context.Background())
+	if rows := readRows(t, rr); len(rows) != 0 || ds.Schema().NumFields() != 0 {
+		t.Errorf("rows %q, schema %s", rows, ds.Schema())
+	}
+	if n, err := ds.CountRows(context.Background()); n != 0 || err != nil {
+		t.Errorf("CountRows %d, %v", n, err)
+	}
+	if s, err := ds.Splits(context.Background()); len(s) != 0 || err != nil {
+		t.Errorf("Splits %v, %v", s, err)
+	}
+}
+
+// An unordered scan stops at a failing file with its error.
+func TestScanUnorderedError(t *testing.T) {
+	dir := t.TempDir()
+	makePartitioned(t, dir, 6, 300, arrowio.WriteOptions{MaxRowGroupRows: 50})
+	touch(t, dir, "p=9/q=1/bad.parquet")
+	ds, err := Open(context.Background(), nil, []string{dir}, Options{Unordered: true, Schema: benchLikeSchema()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, _ := ds.RecordReader(context.Background())
+	for rr.Next() {
+	}
+	if err := rr.Err(); err == nil || !strings.Contains(err.Error(), "bad.parquet") {
+		t.Errorf("error %v", err)
+	}
+	rr.Release()
+}
+
+func benchLikeSchema() *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}, {Name: "y", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
 }
