@@ -1,0 +1,146 @@
+package dataset
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// benchSchema is the schema of the benchmark datasets: a partition key p,
+// a row number, a double and a low-cardinality string.
+var benchSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "p", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "v", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "s", Type: arrow.BinaryTypes.String},
+}, nil)
+
+// benchBatches yields files*rows rows in batches of per rows, p the file
+// number (so rows arrive sorted by partition).
+func benchBatches(files, rows, per int) array.RecordReader {
+	var out []arrow.RecordBatch
+	b := array.NewRecordBuilder(memory.DefaultAllocator, benchSchema)
+	defer b.Release()
+	total := files * rows
+	for i := range total {
+		b.Field(0).(*array.Int64Builder).Append(int64(i / rows))
+		b.Field(1).(*array.Int64Builder).Append(int64(i))
+		b.Field(2).(*array.Float64Builder).Append(float64(i%977) * 0.5)
+		b.Field(3).(*array.StringBuilder).Append(fmt.Sprint("name-", i%100))
+		if (i+1)%per == 0 || i == total-1 {
+			out = append(out, b.NewRecordBatch())
+		}
+	}
+	rr, _ := array.NewRecordReader(benchSchema, out)
+	for _, r := range out {
+		r.Release()
+	}
+	return rr
+}
+
+// benchDir returns a directory holding the benchmark dataset name, written
+// once per machine under the temporary directory (it is reused when
+// present: remove it to regenerate).
+func benchDir(b *testing.B, name string, files, rows int, opts WriteOptions) string {
+	dir := filepath.Join(os.TempDir(), "quiver-dataset-bench", name)
+	if _, err := os.Stat(filepath.Join(dir, "_DONE")); err == nil {
+		return filepath.ToSlash(dir)
+	}
+	os.RemoveAll(dir)
+	rr := benchBatches(files, rows, min(rows, 100_000))
+	defer rr.Release()
+	if _, err := Write(context.Background(), nil, filepath.ToSlash(dir), rr, opts); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "_DONE"), nil, 0o666); err != nil {
+		b.Fatal(err)
+	}
+	return filepath.ToSlash(dir)
+}
+
+var benchOnce sync.Map // name -> dir
+
+// BenchmarkScan reads datasets of many small files and of a few large
+// ones, whole and through filters, and reports rows/s, files opened per
+// scan and the time per file opened. The baseline holds the rows of the
+// small-files dataset in one file with row groups of the same size, so
+// the difference between the two is the cost of having 1,000 files.
+func BenchmarkScan(b *testing.B) {
+	fileOpts := arrowio.WriteOptions{Compression: footer.CodecSnappy}
+	sets := []struct {
+		name         string
+		files, rows  int
+		opts         WriteOptions
+		partitioning Partitioning
+		filters      []string
+	}{
+		{"small=1000x1000", 1000, 1000, WriteOptions{PartitionBy: []string{"p"}, File: fileOpts}, HivePartitioning,
+			[]string{"", "p < 10", "id < 10000"}},
+		{"baseline=1x1000000", 1, 1_000_000, WriteOptions{RowGroupRows: 1000, File: fileOpts}, NoPartitioning,
+			[]string{""}},
+		{"large=20x250000", 20, 250_000, WriteOptions{PartitionBy: []string{"p"}, RowGroupRows: 50_000, File: fileOpts}, HivePartitioning,
+			[]string{"", "p = 7", "id < 50000"}},
+	}
+	for _, set := range sets {
+		dir := benchDir(b, set.name, set.files, set.rows, set.opts)
+		for _, where := range set.filters {
+			var pred pageindex.Predicate
+			name := "full"
+			if where != "" {
+				pred, _ = pageindex.Parse(where)
+				name = "where=" + where
+			}
+			opts := Options{Filter: pred, Partitioning: set.partitioning}
+			b.Run(set.name+"/"+name, func(b *testing.B) {
+				src := &countingSource{Source: Local}
+				var rows int64
+				b.ReportAllocs()
+				for b.Loop() {
+					ds, err := Open(context.Background(), src, []string{dir}, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					rr, _ := ds.RecordReader(context.Background())
+					rows = 0
+					for rr.Next() {
+						rows += rr.RecordBatch().NumRows()
+					}
+					if err := rr.Err(); err != nil {
+						b.Fatal(err)
+					}
+					rr.Release()
+				}
+				opens := float64(src.opens.Load()) / float64(b.N)
+				b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+				b.ReportMetric(opens, "opens/op")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/max(opens, 1), "ns/open")
+			})
+		}
+		if set.partitioning == HivePartitioning {
+			b.Run(set.name+"/count", func(b *testing.B) {
+				src := &countingSource{Source: Local}
+				for b.Loop() {
+					ds, err := Open(context.Background(), src, []string{dir}, Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if n, err := ds.CountRows(context.Background()); err != nil || n != int64(set.files*set.rows) {
+						b.Fatal(n, err)
+					}
+				}
+				b.ReportMetric(float64(src.opens.Load())/float64(b.N), "opens/op")
+			})
+		}
+	}
+}
