@@ -56,21 +56,17 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	if *n >= 0 && *n < arrowio.DefaultBatchSize {
 		opts.BatchSize = max(*n, 1)
 	}
-	rd, err := openReader(file, opts)
+	rr, closeInput, err := openRecords(context.Background(), file, opts)
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
-	rr, err := rd.RecordReader(context.Background())
-	if err != nil {
-		return err
-	}
+	defer closeInput()
 	defer rr.Release()
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	var sink func(arrow.RecordBatch) error
 	if *format == "csv" {
-		cw := csv.NewWriter(w, rd.Schema(), csv.WithHeader(true), csv.WithNullWriter(""))
+		cw := csv.NewWriter(w, rr.Schema(), csv.WithHeader(true), csv.WithNullWriter(""))
 		defer cw.Flush()
 		sink = cw.Write
 	} else {

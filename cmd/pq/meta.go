@@ -17,6 +17,9 @@ func runMeta(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if isDataset(file) && !*asJSON {
+		return datasetMeta(file, out)
+	}
 	ft, err := readFooter(file, keys)
 	if err != nil {
 		return err

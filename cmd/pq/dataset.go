@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/dataset"
+)
+
+// isDataset reports whether name is a local directory or a glob, which pq
+// reads as one dataset of many files.
+func isDataset(name string) bool {
+	if isURL(name) {
+		return false
+	}
+	if strings.ContainsAny(name, "*?[") {
+		return true
+	}
+	st, err := os.Stat(name)
+	return err == nil && st.IsDir()
+}
+
+// openRecords returns a reader of the rows of name (a file, URL, directory
+// or glob) that opts selects, and the function that closes what it opened.
+func openRecords(ctx context.Context, name string, opts arrowio.ReadOptions) (array.RecordReader, func() error, error) {
+	if isDataset(name) {
+		ds, err := dataset.Open(ctx, nil, []string{name}, dataset.Options{Columns: opts.Columns, Filter: opts.Filter, Read: opts})
+		if err != nil {
+			return nil, nil, err
+		}
+		rr, err := ds.RecordReader(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rr, func() error { return nil }, nil
+	}
+	rd, err := openReader(name, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	rr, err := rd.RecordReader(ctx)
+	if err != nil {
+		rd.Close()
+		return nil, nil, err
+	}
+	return rr, rd.Close, nil
+}
+
+// datasetMeta prints a summary of the dataset at name: files, rows,
+// bytes, partition keys with their distinct values, and the schema.
+func datasetMeta(name string, out io.Writer) error {
+	ctx := context.Background()
+	ds, err := dataset.Open(ctx, nil, []string{name}, dataset.Options{})
+	if err != nil {
+		return err
+	}
+	rows, err := ds.CountRows(ctx)
+	if err != nil {
+		return err
+	}
+	files := ds.Files()
+	var bytes int64
+	values := map[string][]string{}
+	var keys []string
+	for _, f := range files {
+		bytes += f.Size
+		for _, p := range f.Partitions {
+			if _, ok := values[p.Key]; !ok {
+				keys = append(keys, p.Key)
+			}
+			v := p.Value
+			if p.Null {
+				v = "NULL"
+			}
+			if !slices.Contains(values[p.Key], v) {
+				values[p.Key] = append(values[p.Key], v)
+			}
+		}
+	}
+	fmt.Fprintf(out, "dataset:     %s\n", name)
+	fmt.Fprintf(out, "files:       %d (%d bytes)\n", len(files), bytes)
+	fmt.Fprintf(out, "rows:        %d\n", rows)
+	for _, k := range keys {
+		vs := values[k]
+		slices.Sort(vs)
+		shown := vs
+		if len(shown) > 8 {
+			shown = shown[:8]
+		}
+		more := ""
+		if len(vs) > len(shown) {
+			more = fmt.Sprintf(", … (%d in all)", len(vs))
+		}
+		fmt.Fprintf(out, "partition:   %s = %s%s\n", k, strings.Join(shown, ", "), more)
+	}
+	fmt.Fprintf(out, "schema:\n")
+	for _, f := range ds.Schema().Fields() {
+		fmt.Fprintf(out, "  %s: %s\n", f.Name, f.Type)
+	}
+	return nil
+}
