@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"errors"
@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
 	"github.com/quiverio/quiver/internal/corpus"
 	"github.com/quiverio/quiver/pageindex"
@@ -149,14 +150,14 @@ func TestCorpusArraysHoldCallerMemory(t *testing.T) {
 			}
 			for _, w := range ways {
 				err := checkCallerMemory(t, fmt.Sprintf("batch %d, MemoryMap %v", w.batch, w.mmap), func(mem memory.Allocator) (arrow.Table, error) {
-					opts := ReadOptions{Allocator: mem, BatchSize: w.batch, MemoryMap: w.mmap}
+					opts := arrowio.ReadOptions{Allocator: mem, BatchSize: w.batch, MemoryMap: w.mmap}
 					if len(corpus.EncryptionKeys(rel)) > 0 {
 						opts.Decryption = corpusDecryption(rel)
 					}
-					tbl, _, err := readPath(path, opts, w.batch > 0)
+					tbl, err := readPath(path, opts, w.batch > 0)
 					return tbl, err
 				})
-				if err != nil && !errors.Is(err, ErrUnsupported) {
+				if err != nil && !errors.Is(err, arrowio.ErrUnsupported) {
 					t.Logf("not read: %v", err)
 				}
 			}
@@ -175,7 +176,7 @@ func TestWrittenArraysHoldCallerMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	filter := pageindex.Less("i", pageindex.Int(0))
-	for _, opts := range []ReadOptions{
+	for _, opts := range []arrowio.ReadOptions{
 		{},
 		{BatchSize: 3000, Parallelism: 2},
 		{Dictionary: []string{"s", "b"}},
@@ -187,7 +188,7 @@ func TestWrittenArraysHoldCallerMemory(t *testing.T) {
 			err := checkCallerMemory(t, desc, func(mem memory.Allocator) (arrow.Table, error) {
 				o := opts
 				o.Allocator, o.MemoryMap = mem, mmap
-				tbl, _, err := readPath(path, o, o.BatchSize > 0)
+				tbl, err := readPath(path, o, o.BatchSize > 0)
 				return tbl, err
 			})
 			if err != nil {

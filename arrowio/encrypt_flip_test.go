@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/scan"
-
-	"github.com/quiverio/quiver/arrowio/internal/page"
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+	"github.com/quiverio/quiver/footer"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,8 +19,8 @@ import (
 
 // readAllBytes opens img with opts and reads every column; it returns the
 // table or the first error.
-func readAllBytes(img []byte, opts ReadOptions) (arrow.Table, error) {
-	rd, err := Open(bytes.NewReader(img), int64(len(img)), opts)
+func readAllBytes(img []byte, opts arrowio.ReadOptions) (arrow.Table, error) {
+	rd, err := arrowio.Open(bytes.NewReader(img), int64(len(img)), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -32,23 +32,23 @@ func readAllBytes(img []byte, opts ReadOptions) (arrow.Table, error) {
 // the data read without failing authentication: the chunks of plaintext
 // columns and, under AES_GCM_CTR_V1, the chunks of encrypted columns
 // (their page bodies are CTR modules, which have no tag).
-func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []scan.ByteRange {
-	rd, err := Open(bytes.NewReader(img), int64(len(img)), ReadOptions{Decryption: cfg})
+func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []arrowiotest.Range {
+	tail, err := footer.ReadTail(bytes.NewReader(img), int64(len(img)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rd.Close()
-	var out []scan.ByteRange
-	for i, rg := range rd.Metadata().RowGroups {
-		for j, cc := range rg.Columns {
-			if cc.CryptoMetadata != nil && rd.f.Crypt.Algorithm() == encrypt.AesGcmV1 {
+	ft, crypt, err := encrypt.OpenFooter(tail, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []arrowiotest.Range
+	for _, rg := range ft.Meta.RowGroups {
+		for _, cc := range rg.Columns {
+			if cc.CryptoMetadata != nil && crypt.Algorithm() == encrypt.AesGcmV1 {
 				continue
 			}
-			start, length, err := page.ChunkRange(cc.MetaData, int64(len(img)), false)
-			if err != nil {
-				t.Fatalf("row group %d, column %d: %v", i, j, err)
-			}
-			out = append(out, scan.ByteRange{Start: start, End: start + length})
+			start, end := chunkSpan(cc.MetaData)
+			out = append(out, arrowiotest.Range{Start: start, End: end})
 		}
 	}
 	return out
@@ -58,7 +58,7 @@ func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []
 // checks each result: an error, the original data, or, for bytes outside
 // the authenticated modules, anything but a panic.
 func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, stride int) (errs, same, open int) {
-	want, err := readAllBytes(bytes.Clone(img), ReadOptions{Decryption: cfg(), Parallelism: 1})
+	want, err := readAllBytes(bytes.Clone(img), arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, s
 	for at := 0; at < len(img); at += stride {
 		copy(buf, img)
 		buf[at] ^= 0x04
-		got, err := readAllBytes(buf, ReadOptions{Decryption: cfg(), Parallelism: 1})
+		got, err := readAllBytes(buf, arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1})
 		if err != nil {
 			errs++
 			continue

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -6,9 +6,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
@@ -24,9 +27,9 @@ func TestEncryptedPageIndexAndBloom(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	rec := encRecord(t, mem, 3000, 5)
 	defer rec.Release()
-	opts := WriteOptions{MaxRowGroupRows: 1000, DataPageRows: 200, Columns: map[string]ColumnOptions{
-		"a": {BloomFilter: &BloomFilterOptions{}}, "b": {BloomFilter: &BloomFilterOptions{}}}}
-	plainFile := writeFile(t, encSchema, opts, rec)
+	opts := arrowio.WriteOptions{MaxRowGroupRows: 1000, DataPageRows: 200, Columns: map[string]arrowio.ColumnOptions{
+		"a": {BloomFilter: &arrowio.BloomFilterOptions{}}, "b": {BloomFilter: &arrowio.BloomFilterOptions{}}}}
+	plainFile := arrowiotest.WriteFile(t, encSchema, opts, rec)
 	a := rec.Column(0).(*array.Int64)
 	b := rec.Column(1).(*array.String)
 	k := 17
@@ -40,7 +43,7 @@ func TestEncryptedPageIndexAndBloom(t *testing.T) {
 		pageindex.Eq("b", pageindex.String("absent from every row group")),
 		pageindex.IsNull("c"),
 	}
-	plainRd, err := Open(bytes.NewReader(plainFile), int64(len(plainFile)), ReadOptions{})
+	plainRd, err := arrowio.Open(bytes.NewReader(plainFile), int64(len(plainFile)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,14 +56,14 @@ func TestEncryptedPageIndexAndBloom(t *testing.T) {
 			t.Run(m.name, func(t *testing.T) {
 				o := opts
 				o.Encryption = &m.enc
-				file := writeFile(t, encSchema, o, rec)
+				file := arrowiotest.WriteFile(t, encSchema, o, rec)
 				for _, p := range preds {
-					got := filteredRows(t, file, ReadOptions{Filter: p, Decryption: &m.dec})
-					if want := filteredRows(t, plainFile, ReadOptions{Filter: p}); !slices.Equal(got, want) {
+					got := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Decryption: &m.dec})
+					if want := filteredRows(t, plainFile, arrowio.ReadOptions{Filter: p}); !slices.Equal(got, want) {
 						t.Errorf("%v: %d rows from the encrypted file, %d from the plaintext one", p, len(got), len(want))
 					}
 				}
-				rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Decryption: &m.dec})
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -88,7 +91,7 @@ func TestEncryptedPageIndexAndBloom(t *testing.T) {
 				// The index modules authenticate: without the keys of an
 				// encrypted column they cannot be read.
 				if m.enc.PlaintextFooter && m.enc.ColumnKeys != nil {
-					bare, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{})
+					bare, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -111,16 +114,17 @@ func TestEncryptedCorpusBloomFilters(t *testing.T) {
 	file := readCorpus(t, name)
 	keys := corpus.EncryptionKeys(name)
 	dec := &encrypt.DecryptionConfig{KeyRetriever: encrypt.KeyMap(keys)}
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Decryption: dec})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: dec})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.Close()
 	found := 0
+	leaves := fileSchema(t, rd).Leaves
 	for rg := range rd.NumRowGroups() {
-		for _, leaf := range rd.f.Footer.Schema.Leaves {
+		for _, leaf := range leaves {
 			col := leaf.DottedPath()
-			cc := &rd.f.Footer.Meta.RowGroups[rg].Columns[leaf.Column]
+			cc := &rd.Metadata().RowGroups[rg].Columns[leaf.Column]
 			if cc.CryptoMetadata == nil {
 				continue
 			}
@@ -140,11 +144,11 @@ func TestEncryptedCorpusBloomFilters(t *testing.T) {
 		t.Fatal("no encrypted bloom filter read")
 	}
 	// Values of the encrypted double column, looked up through its filter.
-	full := filteredRows(t, file, ReadOptions{Decryption: dec})
+	full := filteredRows(t, file, arrowio.ReadOptions{Decryption: dec})
 	if len(full) == 0 {
 		t.Fatal("no rows")
 	}
-	for _, leaf := range rd.f.Footer.Schema.Leaves {
+	for _, leaf := range leaves {
 		if leaf.Physical != footer.TypeDouble {
 			continue
 		}
@@ -155,8 +159,8 @@ func TestEncryptedCorpusBloomFilters(t *testing.T) {
 				continue
 			}
 			p := pageindex.Eq(leaf.DottedPath(), pageindex.Float(col.Value(row)))
-			got := filteredRows(t, file, ReadOptions{Filter: p, Decryption: dec})
-			if want := bruteForceWith(t, file, p, ReadOptions{Decryption: dec}); !slices.Equal(got, want) || len(got) == 0 {
+			got := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Decryption: dec})
+			if want := bruteForceWith(t, file, p, arrowio.ReadOptions{Decryption: dec}); !slices.Equal(got, want) || len(got) == 0 {
 				t.Errorf("%v: %d rows, brute force %d", p, len(got), len(want))
 			}
 		}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -14,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
@@ -40,7 +43,7 @@ func encRecord(t testing.TB, mem memory.Allocator, n int, seed uint64) arrow.Rec
 		if f.Nullable {
 			null = 0.1
 		}
-		a := randomArray(t, mem, f.Type, n, null, i == 1, rng)
+		a := arrowiotest.RandomArray(t, mem, f.Type, n, null, i == 1, rng)
 		for j := range n {
 			if err := b.Field(i).AppendValueFromString(a.ValueStr(j)); err != nil {
 				t.Fatal(err)
@@ -124,7 +127,7 @@ func encModes(alg encrypt.Algorithm, keyLen int) []encMode {
 // readDecrypted reads buf with quiver and cfg, in batches of 700 rows.
 func readDecrypted(t testing.TB, buf []byte, cfg *encrypt.DecryptionConfig, mem memory.Allocator) arrow.Table {
 	t.Helper()
-	tbl, err := readAllBytes(buf, ReadOptions{Decryption: cfg, Allocator: mem, BatchSize: 700})
+	tbl, err := readAllBytes(buf, arrowio.ReadOptions{Decryption: cfg, Allocator: mem, BatchSize: 700})
 	if err != nil {
 		t.Fatalf("quiver cannot read the file: %v", err)
 	}
@@ -157,7 +160,7 @@ func assertTableHolds(t testing.TB, rec arrow.RecordBatch, tbl arrow.Table, mem 
 	for i := range int(rec.NumCols()) {
 		got := columnOf(t, mem, tbl, i)
 		if got.String() != rec.Column(i).String() {
-			assertSameValues(t, rec.Column(i), got)
+			arrowiotest.AssertSameValues(t, rec.Column(i), got)
 		}
 		got.Release()
 	}
@@ -169,7 +172,7 @@ func assertTableHolds(t testing.TB, rec arrow.RecordBatch, tbl arrow.Table, mem 
 func TestEncryptedWriteRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	rec := encRecord(t, mem, testRows(3000), 1)
+	rec := encRecord(t, mem, arrowiotest.Rows(3000), 1)
 	defer rec.Release()
 	keyLens := []int{16, 24, 32}
 	if testing.Short() {
@@ -179,8 +182,8 @@ func TestEncryptedWriteRoundTrip(t *testing.T) {
 		for _, kl := range keyLens {
 			for _, m := range encModes(alg, kl) {
 				t.Run(m.name, func(t *testing.T) {
-					opts := WriteOptions{Encryption: &m.enc, MaxRowGroupRows: 1100, DataPageSize: 2048, Compression: footer.CodecSnappy}
-					buf := writeFile(t, encSchema, opts, rec)
+					opts := arrowio.WriteOptions{Encryption: &m.enc, MaxRowGroupRows: 1100, DataPageSize: 2048, Compression: footer.CodecSnappy}
+					buf := arrowiotest.WriteFile(t, encSchema, opts, rec)
 					if want := m.enc.Algorithm; !bytes.HasSuffix(buf, []byte(map[bool]string{true: "PAR1", false: "PARE"}[m.enc.PlaintextFooter])) {
 						t.Fatalf("%v file ends with %q", want, buf[len(buf)-4:])
 					}
@@ -213,14 +216,14 @@ func TestEncryptedWriteLayout(t *testing.T) {
 	defer rec.Release()
 	for _, m := range encModes(encrypt.AesGcmV1, 16) {
 		t.Run(m.name, func(t *testing.T) {
-			buf := writeFile(t, encSchema, WriteOptions{Encryption: &m.enc}, rec)
+			buf := arrowiotest.WriteFile(t, encSchema, arrowio.WriteOptions{Encryption: &m.enc}, rec)
 			if !m.enc.PlaintextFooter && bytes.Contains(buf, []byte("ARROW:schema")) {
 				t.Error("the encrypted footer's key-value metadata is readable")
 			}
 			if m.enc.DisableAADPrefixStorage == bytes.Contains(buf, m.enc.AADPrefix) && m.enc.AADPrefix != nil {
 				t.Errorf("AAD prefix stored: %v, storage disabled: %v", bytes.Contains(buf, m.enc.AADPrefix), m.enc.DisableAADPrefixStorage)
 			}
-			rd, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Decryption: &m.dec})
+			rd, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{Decryption: &m.dec})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,8 +236,9 @@ func TestEncryptedWriteLayout(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			leaves := fileSchema(t, rd).Leaves
 			for j, cc := range rd.Metadata().RowGroups[0].Columns {
-				path := rd.f.Footer.Schema.Leaves[j].DottedPath()
+				path := leaves[j].DottedPath()
 				ck, own := m.enc.ColumnKeys[path]
 				encrypted := len(m.enc.ColumnKeys) == 0 || own
 				switch {
@@ -274,7 +278,7 @@ func TestEncryptedWriteByteFlips(t *testing.T) {
 				continue
 			}
 			t.Run(m.name, func(t *testing.T) {
-				buf := writeFile(t, encSchema, WriteOptions{Encryption: &m.enc, DataPageSize: 256}, rec)
+				buf := arrowiotest.WriteFile(t, encSchema, arrowio.WriteOptions{Encryption: &m.enc, DataPageSize: 256}, rec)
 				stride := 1 + len(buf)/1500
 				if testing.Short() {
 					stride *= 3
@@ -294,7 +298,7 @@ func TestEncryptedWriteByteFlips(t *testing.T) {
 func TestArrowGoEncryptedFilesRead(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	rec := encRecord(t, mem, testRows(2000), 4)
+	rec := encRecord(t, mem, arrowiotest.Rows(2000), 4)
 	defer rec.Release()
 	kf, kb := "0123456789abcdef0123456789abcdef", "fedcba9876543210"
 	keys := encrypt.KeyMap{"kf": []byte(kf), "kb": []byte(kb)}
@@ -329,7 +333,7 @@ func TestArrowGoEncryptedFilesRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			opts := append([]parquet.EncryptOption{parquet.WithFooterKeyID("kf")}, c.opts()...)
-			file := writePqarrow(t, rec, parquet.WithEncryptionProperties(parquet.NewFileEncryptionProperties(kf, opts...)),
+			file := arrowiotest.WritePqarrow(t, rec, parquet.WithEncryptionProperties(parquet.NewFileEncryptionProperties(kf, opts...)),
 				parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDataPageSize(4096), parquet.WithMaxRowGroupLength(900))
 			got := readDecrypted(t, file, &encrypt.DecryptionConfig{KeyRetriever: keys, AADPrefix: c.prefix}, mem)
 			assertTableHolds(t, rec, got, mem)

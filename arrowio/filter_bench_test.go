@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"io"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -15,20 +18,20 @@ import (
 func BenchmarkWriterIndexes(b *testing.B) {
 	rec := benchRecord(200_000)
 	defer rec.Release()
-	bloom := &BloomFilterOptions{FPP: 0.01}
+	bloom := &arrowio.BloomFilterOptions{FPP: 0.01}
 	for _, c := range []struct {
 		name string
-		opts WriteOptions
+		opts arrowio.WriteOptions
 	}{
-		{"index=off", WriteOptions{DisablePageIndex: true}},
-		{"index=on", WriteOptions{}},
-		{"index=on,bloom=2", WriteOptions{Columns: map[string]ColumnOptions{"key": {BloomFilter: bloom}, "comment": {BloomFilter: bloom}}}},
+		{"index=off", arrowio.WriteOptions{DisablePageIndex: true}},
+		{"index=on", arrowio.WriteOptions{}},
+		{"index=on,bloom=2", arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"key": {BloomFilter: bloom}, "comment": {BloomFilter: bloom}}}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(recordSize(rec))
+			b.SetBytes(batchBytes(rec))
 			b.ReportAllocs()
 			for b.Loop() {
-				w, err := NewWriter(io.Discard, rec.Schema(), c.opts)
+				w, err := arrowio.NewWriter(io.Discard, rec.Schema(), c.opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -50,8 +53,8 @@ func BenchmarkWriterIndexes(b *testing.B) {
 // decimal128 net price (FIXED_LEN_BYTE_ARRAY).
 func BenchmarkFilteredRead(b *testing.B) {
 	rec := benchRecord(1_000_000)
-	file := writeFile(b, rec.Schema(), WriteOptions{MaxRowGroupRows: 250_000}, rec)
-	size := recordSize(rec)
+	file := arrowiotest.WriteFile(b, rec.Schema(), arrowio.WriteOptions{MaxRowGroupRows: 250_000}, rec)
+	size := batchBytes(rec)
 	rec.Release()
 	net, err := pageindex.ParseDecimal("60000.00")
 	if err != nil {
@@ -71,7 +74,7 @@ func BenchmarkFilteredRead(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
-				r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Filter: c.filter})
+				r, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Filter: c.filter})
 				if err != nil {
 					b.Fatal(err)
 				}

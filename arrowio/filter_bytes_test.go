@@ -1,18 +1,15 @@
-package arrowio
+package arrowio_test
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/scan"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 
-	"github.com/quiverio/quiver/arrowio/internal/page"
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -22,52 +19,9 @@ import (
 	"github.com/quiverio/quiver/pageindex"
 )
 
-// countingReaderAt counts and records the byte ranges read through it.
-type countingReaderAt struct {
-	f     io.ReaderAt
-	mu    sync.Mutex
-	bytes int64
-	reads []scan.ByteRange
-}
-
-func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	c.mu.Lock()
-	c.bytes += int64(len(p))
-	c.reads = append(c.reads, scan.ByteRange{Start: off, End: off + int64(len(p))})
-	c.mu.Unlock()
-	return c.f.ReadAt(p, off)
-}
-
-// writeTempFile writes batches of rows rows each, made by mk, to a file.
-func writeTempFile(t *testing.T, schema *arrow.Schema, opts WriteOptions, batches int, mk func(b int) arrow.RecordBatch) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "f.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := NewWriter(f, schema, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for b := range batches {
-		rec := mk(b)
-		err := w.Write(rec)
-		rec.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // openCounting opens path for reading with opts through a counting
 // ReaderAt.
-func openCounting(t *testing.T, path string, opts ReadOptions) (*Reader, *countingReaderAt, int64) {
+func openCounting(t *testing.T, path string, opts arrowio.ReadOptions) (*arrowio.Reader, *arrowiotest.CountingReaderAt, int64) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -78,8 +32,8 @@ func openCounting(t *testing.T, path string, opts ReadOptions) (*Reader, *counti
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &countingReaderAt{f: f}
-	r, err := Open(c, st.Size(), opts)
+	c := &arrowiotest.CountingReaderAt{R: f}
+	r, err := arrowio.Open(c, st.Size(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +41,7 @@ func openCounting(t *testing.T, path string, opts ReadOptions) (*Reader, *counti
 }
 
 // readAllRows reads every batch of r and returns the row count.
-func readAllRows(t *testing.T, r *Reader) int64 {
+func readAllRows(t *testing.T, r *arrowio.Reader) int64 {
 	t.Helper()
 	rr, err := r.RecordReader(context.Background())
 	if err != nil {
@@ -121,7 +75,7 @@ func TestPointLookupReadsLittle(t *testing.T) {
 		{Name: "v", Type: arrow.PrimitiveTypes.Float64},
 		{Name: "w", Type: arrow.PrimitiveTypes.Int64},
 	}, nil)
-	path := writeTempFile(t, schema, WriteOptions{DataPageSize: page, DisableDictionary: true}, rows/perBatch, func(b int) arrow.RecordBatch {
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{DataPageSize: page, DisableDictionary: true}, rows/perBatch, func(b int) arrow.RecordBatch {
 		rng := rand.New(rand.NewPCG(uint64(b), 1))
 		ids := make([]int64, perBatch)
 		vs := make([]float64, perBatch)
@@ -144,7 +98,7 @@ func TestPointLookupReadsLittle(t *testing.T) {
 		cols     []string
 		maxShare float64
 	}{{[]string{"id"}, 0.01}, {nil, allShare}} {
-		r, cr, size := openCounting(t, path, ReadOptions{Columns: c.cols, Filter: pageindex.Eq("id", pageindex.Int(target))})
+		r, cr, size := openCounting(t, path, arrowio.ReadOptions{Columns: c.cols, Filter: pageindex.Eq("id", pageindex.Int(target))})
 		rr, err := r.RecordReader(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -164,8 +118,8 @@ func TestPointLookupReadsLittle(t *testing.T) {
 		if len(got) != 1 || got[0] != target {
 			t.Fatalf("lookup of %d returned %v", target, got)
 		}
-		share := float64(cr.bytes) / float64(size)
-		t.Logf("columns %v: point lookup read %d of %d bytes (%.3f%%) in %d reads", c.cols, cr.bytes, size, 100*share, len(cr.reads))
+		share := float64(cr.Bytes) / float64(size)
+		t.Logf("columns %v: point lookup read %d of %d bytes (%.3f%%) in %d reads", c.cols, cr.Bytes, size, 100*share, len(cr.Reads))
 		if share >= c.maxShare {
 			t.Errorf("columns %v: point lookup read %.2f%% of the file", c.cols, 100*share)
 		}
@@ -185,7 +139,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 		{Name: "key", Type: arrow.BinaryTypes.String},
 		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
 	}, nil)
-	path := writeTempFile(t, schema, WriteOptions{Columns: map[string]ColumnOptions{"key": {BloomFilter: &BloomFilterOptions{FPP: 0.01}}}},
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"key": {BloomFilter: &arrowio.BloomFilterOptions{FPP: 0.01}}}},
 		rows/perBatch, func(b int) arrow.RecordBatch {
 			rng := rand.New(rand.NewPCG(uint64(b), 2))
 			kb := array.NewStringBuilder(memory.DefaultAllocator)
@@ -201,7 +155,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 			defer n.Release()
 			return array.NewRecordBatch(schema, []arrow.Array{k, n}, perBatch)
 		})
-	r, c, size := openCounting(t, path, ReadOptions{Filter: pageindex.Eq("key", pageindex.String("k_absent_0000000"))})
+	r, c, size := openCounting(t, path, arrowio.ReadOptions{Filter: pageindex.Eq("key", pageindex.String("k_absent_0000000"))})
 	defer r.Close()
 	if n := readAllRows(t, r); n != 0 {
 		t.Fatalf("absent key: %d rows", n)
@@ -209,19 +163,16 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 	pagesEnd := int64(4)
 	for _, rg := range r.Metadata().RowGroups {
 		for _, cc := range rg.Columns {
-			start, length, err := page.ChunkRange(cc.MetaData, r.f.Footer.MetaOffset, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pagesEnd = max(pagesEnd, start+length)
+			_, end := chunkSpan(cc.MetaData)
+			pagesEnd = max(pagesEnd, end)
 		}
 	}
-	for _, rd := range c.reads {
+	for _, rd := range c.Reads {
 		if rd.Start < pagesEnd {
 			t.Errorf("read [%d, %d) touches the pages, which end at %d", rd.Start, rd.End, pagesEnd)
 		}
 	}
-	t.Logf("absent key: %d reads, %d of %d bytes", len(c.reads), c.bytes, size)
+	t.Logf("absent key: %d reads, %d of %d bytes", len(c.Reads), c.Bytes, size)
 }
 
 // TestDictionaryPrunesRowGroup filters on a value between a chunk's min
@@ -231,7 +182,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 func TestDictionaryPrunesRowGroup(t *testing.T) {
 	const rows = 60000
 	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}, {Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	path := writeTempFile(t, schema, WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
 		rng := rand.New(rand.NewPCG(uint64(b), 9))
 		sb := array.NewStringBuilder(memory.DefaultAllocator)
 		nb := array.NewInt64Builder(memory.DefaultAllocator)
@@ -246,19 +197,16 @@ func TestDictionaryPrunesRowGroup(t *testing.T) {
 		defer n.Release()
 		return array.NewRecordBatch(schema, []arrow.Array{s, n}, rows)
 	})
-	r, c, _ := openCounting(t, path, ReadOptions{Filter: pageindex.Eq("s", pageindex.String("kiwi"))})
+	r, c, _ := openCounting(t, path, arrowio.ReadOptions{Filter: pageindex.Eq("s", pageindex.String("kiwi"))})
 	defer r.Close()
 	if n := readAllRows(t, r); n != rows/3 {
 		t.Fatalf("%d rows of kiwi, want %d", n, rows/3)
 	}
 	md := r.Metadata().RowGroups[0].Columns[1].MetaData
-	start, length, err := page.ChunkRange(md, r.f.Footer.MetaOffset, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rd := range c.reads {
-		if rd.End > start && rd.Start < start+length {
-			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.Start, rd.End, start, start+length)
+	start, end := chunkSpan(md)
+	for _, rd := range c.Reads {
+		if rd.End > start && rd.Start < end {
+			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.Start, rd.End, start, end)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -9,6 +9,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+	"github.com/quiverio/quiver/footer"
+
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/scan"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -30,9 +34,9 @@ func readCorpus(t *testing.T, name string) []byte {
 }
 
 // filteredRows reads buf with opts and returns each row as a string.
-func filteredRows(t *testing.T, buf []byte, opts ReadOptions) []string {
+func filteredRows(t *testing.T, buf []byte, opts arrowio.ReadOptions) []string {
 	t.Helper()
-	r, err := Open(bytes.NewReader(buf), int64(len(buf)), opts)
+	r, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +65,7 @@ func recordRow(rec arrow.RecordBatch, k int) string {
 		if c.IsNull(k) {
 			s += "null|"
 		} else {
-			s += canonical(c, k) + "|"
+			s += arrowiotest.Canonical(c, k) + "|"
 		}
 	}
 	return s
@@ -70,18 +74,18 @@ func recordRow(rec arrow.RecordBatch, k int) string {
 // bruteForce reads buf whole and keeps the rows p selects.
 func bruteForce(t *testing.T, buf []byte, p pageindex.Predicate) []string {
 	t.Helper()
-	return bruteForceWith(t, buf, p, ReadOptions{})
+	return bruteForceWith(t, buf, p, arrowio.ReadOptions{})
 }
 
 // bruteForceWith is bruteForce reading with opts.
-func bruteForceWith(t *testing.T, buf []byte, p pageindex.Predicate, opts ReadOptions) []string {
+func bruteForceWith(t *testing.T, buf []byte, p pageindex.Predicate, opts arrowio.ReadOptions) []string {
 	t.Helper()
-	r, err := Open(bytes.NewReader(buf), int64(len(buf)), opts)
+	r, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	b, err := pageindex.Bind(p, r.f.Footer.Schema)
+	b, err := pageindex.Bind(p, fileSchema(t, r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +123,12 @@ func bruteForceWith(t *testing.T, buf []byte, p pageindex.Predicate, opts ReadOp
 func TestFilterCorpusBloomFiles(t *testing.T) {
 	for _, name := range []string{"data_index_bloom_encoding_stats.parquet", "data_index_bloom_encoding_with_length.parquet"} {
 		buf := readCorpus(t, name)
-		all := filteredRows(t, buf, ReadOptions{})
-		r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{})
+		all := filteredRows(t, buf, arrowio.ReadOptions{})
+		r, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ft, err := footer.ReadFooter(bytes.NewReader(buf), int64(len(buf)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +138,7 @@ func TestFilterCorpusBloomFiles(t *testing.T) {
 			t.Fatalf("%s: no bloom filter", name)
 		}
 		for _, length := range []int32{0, md.BloomFilterLength.Or(0)} {
-			bf, err := pageindex.ReadBloom(bytes.NewReader(buf), off, length, r.f.Footer.MetaOffset)
+			bf, err := pageindex.ReadBloom(bytes.NewReader(buf), off, length, ft.MetaOffset)
 			if err != nil {
 				t.Fatalf("%s: bloom filter (length %d): %v", name, length, err)
 			}
@@ -143,7 +151,7 @@ func TestFilterCorpusBloomFiles(t *testing.T) {
 		r.Close()
 		for _, v := range []string{"Hello", "today", "dog", "absent", "Hello!", ""} {
 			p := pageindex.Eq("String", pageindex.String(v))
-			got, want := filteredRows(t, buf, ReadOptions{Filter: p}), bruteForce(t, buf, p)
+			got, want := filteredRows(t, buf, arrowio.ReadOptions{Filter: p}), bruteForce(t, buf, p)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("%s: %s: got %q, want %q", name, p, got, want)
 			}
@@ -175,7 +183,7 @@ func TestFilterCorpusTinyPages(t *testing.T) {
 		default:
 			p = pageindex.And(pageindex.Eq("string_col", pageindex.String(fmt.Sprint(rng.IntN(10)))), pageindex.Greater("double_col", pageindex.Float(float64(rng.IntN(90)))))
 		}
-		got, want := filteredRows(t, buf, ReadOptions{Filter: p}), bruteForce(t, buf, p)
+		got, want := filteredRows(t, buf, arrowio.ReadOptions{Filter: p}), bruteForce(t, buf, p)
 		if len(got) != len(want) || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s: got %d rows, want %d", p, len(got), len(want))
 		}

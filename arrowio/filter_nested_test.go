@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,10 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -51,7 +54,7 @@ func TestFilterWithNestedColumns(t *testing.T) {
 	rec := b.NewRecordBatch()
 	b.Release()
 	files := map[string][]byte{
-		"quiver":   writeFile(t, schema, WriteOptions{DataPageRows: 128, MaxRowGroupRows: 1000}, rec),
+		"quiver":   arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{DataPageRows: 128, MaxRowGroupRows: 1000}, rec),
 		"arrow-go": writeArrowGo(t, rec, 1000),
 	}
 	rec.Release()
@@ -76,7 +79,7 @@ func checkNestedFilters(t *testing.T, mem memory.Allocator, file []byte) {
 			pageindex.In("id", pageindex.Int(int64(rng.IntN(3000))), pageindex.Int(int64(rng.IntN(3000))))))
 	}
 	for _, p := range preds {
-		got, want := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem}), bruteForce(t, file, p)
+		got, want := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Allocator: mem}), bruteForce(t, file, p)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s: got %d rows, want %d:\n%q\n%q", p, len(got), len(want), got, want)
 		}
@@ -88,7 +91,7 @@ func checkNestedFilters(t *testing.T, mem memory.Allocator, file []byte) {
 		pageindex.And(pageindex.Less("id", pageindex.Int(900)), pageindex.In("pt.x", pageindex.Int(7), pageindex.Int(8))),
 	} {
 		want := bruteForce(t, file, p)
-		if got := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem}); fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Allocator: mem}); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%s: got %d rows, want %d", p, len(got), len(want))
 		}
 		// Not projected: only the ids of the same rows come back.
@@ -96,11 +99,11 @@ func checkNestedFilters(t *testing.T, mem memory.Allocator, file []byte) {
 		for _, row := range want {
 			ids = append(ids, strings.SplitN(row, "|", 2)[0]+"|")
 		}
-		if got := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem, Columns: []string{"id"}}); fmt.Sprint(got) != fmt.Sprint(ids) {
+		if got := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Allocator: mem, Columns: []string{"id"}}); fmt.Sprint(got) != fmt.Sprint(ids) {
 			t.Fatalf("%s, id only: got %d rows, want %d", p, len(got), len(ids))
 		}
 	}
-	if _, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Filter: pageindex.Eq("tags.list.element", pageindex.String("t1"))}); !errors.Is(err, pageindex.ErrUnsupported) {
+	if _, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Filter: pageindex.Eq("tags.list.element", pageindex.String("t1"))}); !errors.Is(err, pageindex.ErrUnsupported) {
 		t.Errorf("a filter on a list element: %v, want pageindex.ErrUnsupported", err)
 	}
 }
@@ -112,11 +115,11 @@ func TestFilterDictionaryColumn(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	rows := filterData(rand.New(rand.NewPCG(2, 9)), 700)
 	rec := filterBatch(mem, rows)
-	file := writeFile(t, filterSchema, WriteOptions{DataPageRows: 50, MaxRowGroupRows: 300}, rec)
+	file := arrowiotest.WriteFile(t, filterSchema, arrowio.WriteOptions{DataPageRows: 50, MaxRowGroupRows: 300}, rec)
 	rec.Release()
 	p := pageindex.Or(pageindex.HasPrefix("s", "b"), pageindex.Eq("s", pageindex.String("cc")))
 	want := bruteForce(t, file, p)
-	got := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem, Dictionary: []string{"s"}})
+	got := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Allocator: mem, Dictionary: []string{"s"}})
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("%s: got %d rows, want %d", p, len(got), len(want))
 	}
@@ -126,7 +129,7 @@ func TestFilterDictionaryColumn(t *testing.T) {
 			ids = append(ids, r.id)
 		}
 	}
-	gotIDs := filteredRows(t, file, ReadOptions{Filter: p, Allocator: mem, Dictionary: []string{"s"}, Columns: []string{"id"}})
+	gotIDs := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Allocator: mem, Dictionary: []string{"s"}, Columns: []string{"id"}})
 	if fmt.Sprint(gotIDs) != fmt.Sprint(idRows(ids)) {
 		t.Fatalf("%s, id only: got %v, want %v", p, gotIDs, ids)
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -45,13 +48,13 @@ func (p *peakReaderAt) ReadAt(b []byte, off int64) (int, error) {
 // rows it already decoded. The output must equal a sequential read.
 func TestFilteredReadBoundsGoroutines(t *testing.T) {
 	rec := benchRecord(8_000)
-	file := writeFile(t, rec.Schema(), WriteOptions{MaxRowGroupRows: 1_000}, rec)
+	file := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{MaxRowGroupRows: 1_000}, rec)
 	rec.Release()
 	filter := pageindex.GreaterEq("price", pageindex.Float(60000))
 	read := func(t *testing.T, par int, table bool) (int, string) {
 		t.Helper()
 		ra := &peakReaderAt{r: bytes.NewReader(file), linger: time.Millisecond}
-		r, err := Open(ra, int64(len(file)), ReadOptions{Filter: filter, Parallelism: par})
+		r, err := arrowio.Open(ra, int64(len(file)), arrowio.ReadOptions{Filter: filter, Parallelism: par})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +90,7 @@ func TestFilteredReadBoundsGoroutines(t *testing.T) {
 	// A lone row group still decodes its columns side by side.
 	t.Run("ReadRowGroup/parallelism=3", func(t *testing.T) {
 		ra := &peakReaderAt{r: bytes.NewReader(file), linger: time.Millisecond}
-		r, err := Open(ra, int64(len(file)), ReadOptions{Filter: filter, Parallelism: 3})
+		r, err := arrowio.Open(ra, int64(len(file)), arrowio.ReadOptions{Filter: filter, Parallelism: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

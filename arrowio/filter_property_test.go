@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -9,12 +9,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -299,7 +302,7 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 	if testing.Short() {
 		files, preds = 4, 25
 	}
-	bloom := &BloomFilterOptions{FPP: 0.05}
+	bloom := &arrowio.BloomFilterOptions{FPP: 0.05}
 	for fi := range files {
 		rows := filterData(rng, 50+rng.IntN(600))
 		rec := filterBatch(mem, rows)
@@ -307,9 +310,9 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 		var buf []byte
 		writer := "quiver"
 		if fi%2 == 0 {
-			buf = writeFile(t, filterSchema, WriteOptions{DataPageRows: 1 + rng.IntN(60), MaxRowGroupRows: rgRows,
-				PageVersion: PageVersion(1 + rng.IntN(2)), DisablePageIndex: fi%4 == 2,
-				Columns: map[string]ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: bloom}}}, rec)
+			buf = arrowiotest.WriteFile(t, filterSchema, arrowio.WriteOptions{DataPageRows: 1 + rng.IntN(60), MaxRowGroupRows: rgRows,
+				PageVersion: arrowio.PageVersion(1 + rng.IntN(2)), DisablePageIndex: fi%4 == 2,
+				Columns: map[string]arrowio.ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: bloom}}}, rec)
 		} else {
 			writer = "arrow-go"
 			buf = writeArrowGo(t, rec, rgRows)
@@ -338,7 +341,7 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 // rows, and returns the ids of the rows read.
 func filteredIDs(t *testing.T, mem memory.Allocator, buf []byte, p pageindex.Predicate, cols []string, byRecords bool, rows []filterRow) []int64 {
 	t.Helper()
-	r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Filter: p, Columns: cols, Allocator: mem, BatchSize: 37})
+	r, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{Filter: p, Columns: cols, Allocator: mem, BatchSize: 37})
 	if err != nil {
 		t.Fatalf("Open with filter %s: %v", p, err)
 	}

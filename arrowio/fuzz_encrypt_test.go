@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
@@ -40,8 +43,8 @@ func FuzzReadEncrypted(f *testing.F) {
 		for _, plain := range []bool{false, true} {
 			cfg := &encrypt.EncryptionConfig{Algorithm: alg, FooterKey: keys["kf"], FooterKeyMetadata: []byte("kf"), PlaintextFooter: plain,
 				ColumnKeys: map[string]encrypt.ColumnKey{"b": {Key: keys["kc1"], KeyMetadata: []byte("kc1")}, "d.list.element": {}}}
-			f.Add(writeFile(f, encSchema, WriteOptions{Encryption: cfg, DataPageSize: 128, Columns: map[string]ColumnOptions{
-				"a": {BloomFilter: &BloomFilterOptions{Bytes: 32}}, "b": {BloomFilter: &BloomFilterOptions{Bytes: 32}}}}, rec), false, false)
+			f.Add(arrowiotest.WriteFile(f, encSchema, arrowio.WriteOptions{Encryption: cfg, DataPageSize: 128, Columns: map[string]arrowio.ColumnOptions{
+				"a": {BloomFilter: &arrowio.BloomFilterOptions{Bytes: 32}}, "b": {BloomFilter: &arrowio.BloomFilterOptions{Bytes: 32}}}}, rec), false, false)
 		}
 	}
 	f.Fuzz(func(t *testing.T, file []byte, aes256, prefix bool) {
@@ -54,7 +57,7 @@ func FuzzReadEncrypted(f *testing.F) {
 			cfg.AADPrefix = []byte("tester")
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Decryption: cfg, Allocator: mem, Parallelism: 1})
+		rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: cfg, Allocator: mem, Parallelism: 1})
 		if err == nil {
 			if tbl, err := rd.ReadTable(context.Background()); err == nil {
 				tbl.Release()

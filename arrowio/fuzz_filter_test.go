@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 	"github.com/quiverio/quiver/pageindex"
@@ -24,11 +27,11 @@ import (
 func FuzzFilteredRead(f *testing.F) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	rec := indexTestBatch(memory.DefaultAllocator, 300, rng)
-	bloom := &BloomFilterOptions{Bytes: 64}
+	bloom := &arrowio.BloomFilterOptions{Bytes: 64}
 	var seeds [][]byte
-	for _, v := range []PageVersion{PageV1, PageV2} {
-		seeds = append(seeds, writeFile(f, rec.Schema(), WriteOptions{DataPageRows: 40, PageVersion: v, MaxRowGroupRows: 200,
-			Columns: map[string]ColumnOptions{"id": {BloomFilter: bloom}, "s": {BloomFilter: bloom}}}, rec))
+	for _, v := range []arrowio.PageVersion{arrowio.PageV1, arrowio.PageV2} {
+		seeds = append(seeds, arrowiotest.WriteFile(f, rec.Schema(), arrowio.WriteOptions{DataPageRows: 40, PageVersion: v, MaxRowGroupRows: 200,
+			Columns: map[string]arrowio.ColumnOptions{"id": {BloomFilter: bloom}, "s": {BloomFilter: bloom}}}, rec))
 	}
 	rec.Release()
 	seeds = append(seeds, typedFuzzSeeds(f, rng)...)
@@ -76,7 +79,7 @@ func FuzzFilteredRead(f *testing.F) {
 			pageindex.NotEq(leaf.Name, lit),
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Filter: preds[int(which)%len(preds)], Allocator: mem, Parallelism: 1})
+		r, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Filter: preds[int(which)%len(preds)], Allocator: mem, Parallelism: 1})
 		if err != nil {
 			return
 		}

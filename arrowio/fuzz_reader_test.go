@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"math/rand/v2"

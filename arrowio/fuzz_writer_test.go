@@ -1,14 +1,17 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
 	"encoding/binary"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -52,7 +55,7 @@ func FuzzWriter(f *testing.F) {
 		rec := record(fields, cols)
 		defer rec.Release()
 		var buf bytes.Buffer
-		w, err := NewWriter(&buf, rec.Schema(), opts)
+		w, err := arrowio.NewWriter(&buf, rec.Schema(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,17 +71,17 @@ func FuzzWriter(f *testing.F) {
 		got := quiverRead(t, buf.Bytes())
 		defer releaseAll(got)
 		for i := range got {
-			assertSameValues(t, cols[i], got[i])
+			arrowiotest.AssertSameValues(t, cols[i], got[i])
 		}
 	})
 }
 
 // fuzzOptions picks writer options from two bytes.
-func fuzzOptions(a, b byte) WriteOptions {
+func fuzzOptions(a, b byte) arrowio.WriteOptions {
 	codecs := []footer.CompressionCodec{footer.CodecUncompressed, footer.CodecSnappy, footer.CodecZstd, footer.CodecGzip, footer.CodecLZ4Raw, footer.CodecBrotli}
-	o := WriteOptions{
+	o := arrowio.WriteOptions{
 		Compression:             codecs[int(a&7)%len(codecs)],
-		PageVersion:             PageVersion(1 + (a>>3)&1),
+		PageVersion:             arrowio.PageVersion(1 + (a>>3)&1),
 		DisableDictionary:       a&0x10 != 0,
 		DataPageSize:            1 << (b & 15),
 		DictionaryPageSizeLimit: 1 << ((b >> 4) + 2),
@@ -88,7 +91,7 @@ func fuzzOptions(a, b byte) WriteOptions {
 	}
 	if a&0x20 != 0 {
 		enc := []footer.Encoding{footer.EncodingDeltaBinaryPacked, footer.EncodingByteStreamSplit}[b>>7]
-		o.Columns = map[string]ColumnOptions{
+		o.Columns = map[string]arrowio.ColumnOptions{
 			"a": {Encoding: footer.Some(enc)}, "b": {Encoding: footer.Some(enc)},
 			"d": {Encoding: footer.Some([]footer.Encoding{footer.EncodingDeltaLengthByteArray, footer.EncodingDeltaByteArray}[b&1])},
 			"e": {Encoding: footer.Some(footer.EncodingRLE)},

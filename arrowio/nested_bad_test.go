@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -34,7 +36,7 @@ func TestNestedBadLevels(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/batch=%d", filepath.Base(c.file), batch), func(t *testing.T) {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
-				rd, err := Open(bytes.NewReader(b), int64(len(b)), ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+				rd, err := arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
 				if err != nil {
 					t.Fatalf("open: %v", err)
 				}
@@ -47,7 +49,7 @@ func TestNestedBadLevels(t *testing.T) {
 					checkBadLevels(t, c.why, err)
 					return
 				}
-				tbl, err := readAllBatches(rd)
+				tbl, err := arrowiotest.ReadBatches(rd)
 				if err == nil {
 					tbl.Release()
 				}
@@ -62,7 +64,7 @@ func checkBadLevels(t *testing.T, why string, err error) {
 	if err == nil {
 		t.Fatalf("read without error, but %s", why)
 	}
-	if !errors.Is(err, errs.ErrCorrupt) {
+	if !errors.Is(err, arrowio.ErrCorrupt) {
 		t.Fatalf("error does not wrap ErrCorrupt (%s): %v", why, err)
 	}
 	t.Logf("%s: %v", why, err)

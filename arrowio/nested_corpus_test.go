@@ -1,13 +1,14 @@
-package arrowio
+package arrowio_test
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -65,7 +66,7 @@ func compareWithPqarrow(t *testing.T, path, rel string, want arrow.Table, batch 
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	rd, err := OpenFile(path, ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
 	if err != nil {
 		if errors.Is(err, footer.ErrEncryptedFooter) {
 			t.Skip("encrypted footer")
@@ -73,9 +74,9 @@ func compareWithPqarrow(t *testing.T, path, rel string, want arrow.Table, batch 
 		t.Fatalf("open: %v", err)
 	}
 	defer rd.Close()
-	got, err := readAllBatches(rd)
+	got, err := arrowiotest.ReadBatches(rd)
 	if err != nil {
-		if errors.Is(err, errs.ErrUnsupported) {
+		if errors.Is(err, arrowio.ErrUnsupported) {
 			t.Skipf("not supported: %v", err)
 		}
 		t.Fatalf("read (batch %d): %v", batch, err)
@@ -117,30 +118,6 @@ func compareWithPqarrow(t *testing.T, path, rel string, want arrow.Table, batch 
 		compared++
 	}
 	return compared
-}
-
-// readAllBatches reads rd with its RecordReader into a table.
-func readAllBatches(rd *Reader) (arrow.Table, error) {
-	rr, err := rd.RecordReader(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	var recs []arrow.RecordBatch
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		rec.Retain()
-		recs = append(recs, rec)
-	}
-	if err := rr.Err(); err != nil {
-		return nil, err
-	}
-	return array.NewTableFromRecords(rd.Schema(), recs), nil
 }
 
 // asTypeOf returns the chunks of c retyped as dt when the two types have

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -53,11 +55,11 @@ func TestNestedLegacyShapes(t *testing.T) {
 			}
 			defer want.Release()
 			for _, batch := range []int{0, 1} {
-				rd, err := OpenFile(filepath.Join(root, c.file), ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+				rd, err := arrowio.OpenFile(filepath.Join(root, c.file), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
 				if err != nil {
 					t.Fatalf("open: %v", err)
 				}
-				got, err := readAllBatches(rd)
+				got, err := arrowiotest.ReadBatches(rd)
 				rd.Close()
 				if err != nil {
 					t.Fatalf("read (batch %d): %v", batch, err)
@@ -142,7 +144,7 @@ func TestNestedOptionalMapKeyNull(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 
-	rd, err := Open(bytes.NewReader(b), int64(len(b)), ReadOptions{Allocator: mem, Parallelism: 1})
+	rd, err := arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -153,12 +155,12 @@ func TestNestedOptionalMapKeyNull(t *testing.T) {
 	if err == nil {
 		tbl.Release()
 		t.Errorf("ReadTable read a null map key without error")
-	} else if !errors.Is(err, errs.ErrCorrupt) {
+	} else if !errors.Is(err, arrowio.ErrCorrupt) {
 		t.Errorf("null map key: error does not wrap ErrCorrupt: %v", err)
 	}
 	rd.Close()
 
-	rd, err = Open(bytes.NewReader(b), int64(len(b)), ReadOptions{Allocator: mem, Parallelism: 1, BatchSize: 1})
+	rd, err = arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Allocator: mem, Parallelism: 1, BatchSize: 1})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -177,7 +179,7 @@ func TestNestedOptionalMapKeyNull(t *testing.T) {
 	if rr.Next() {
 		t.Errorf("row 1, with a null key, read as %v", rr.RecordBatch().Column(0))
 	}
-	if err := rr.Err(); !errors.Is(err, errs.ErrCorrupt) {
+	if err := rr.Err(); !errors.Is(err, arrowio.ErrCorrupt) {
 		t.Errorf("row 1: error %v does not wrap ErrCorrupt", err)
 	}
 }

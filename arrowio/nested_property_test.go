@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
@@ -180,7 +181,7 @@ func TestNestedPropertyPqarrow(t *testing.T) {
 // batch exceeds it.
 func readNestedFile(t *testing.T, mem memory.Allocator, file []byte, batch int) arrow.Table {
 	t.Helper()
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -248,12 +249,12 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 			defer mem.AssertSize(t, 0)
 			nc := randNestedCase(t, mem, c)
 			defer nc.rec.Release()
-			rd, err := Open(bytes.NewReader(nc.file), int64(len(nc.file)), ReadOptions{Allocator: mem})
+			rd, err := arrowio.Open(bytes.NewReader(nc.file), int64(len(nc.file)), arrowio.ReadOptions{Allocator: mem})
 			if err != nil {
 				t.Fatalf("open: %v", err)
 			}
 			defer rd.Close()
-			for i, col := range rd.f.Cols {
+			for i, col := range arrowio.FileOf(rd).Cols {
 				if col.Nested == nil {
 					continue
 				}
@@ -291,7 +292,7 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 
 // writtenLevels decodes the definition and repetition levels of every
 // data page of leaf in file, row group after row group.
-func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (def, rep []int16) {
+func writtenLevels(t *testing.T, file []byte, rd *arrowio.Reader, leaf *footer.Node) (def, rep []int16) {
 	t.Helper()
 	var (
 		dec kernels.RLEDecoder

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/levels/levelstest"
 )
@@ -64,7 +65,7 @@ func TestNestedWriteRoundTrip(t *testing.T) {
 				a.Release()
 			}
 			defer rec.Release()
-			opts := WriteOptions{
+			opts := arrowio.WriteOptions{
 				DataPageSize:      64 + r.IntN(2048),
 				MaxRowGroupRows:   int64(1 + r.IntN(hi-lo+8)),
 				DisableDictionary: r.IntN(2) == 0,
@@ -72,10 +73,10 @@ func TestNestedWriteRoundTrip(t *testing.T) {
 				Parallelism:       1 + r.IntN(2),
 			}
 			if r.IntN(2) == 0 {
-				opts.PageVersion = PageV2
+				opts.PageVersion = arrowio.PageV2
 			}
 			var buf bytes.Buffer
-			w, err := NewWriter(&buf, rec.Schema(), opts)
+			w, err := arrowio.NewWriter(&buf, rec.Schema(), opts)
 			if err != nil {
 				t.Fatalf("NewWriter(%s): %v", rec.Schema(), err)
 			}

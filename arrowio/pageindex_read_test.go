@@ -1,12 +1,15 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -16,9 +19,9 @@ import (
 func TestReaderPageIndexAndBloom(t *testing.T) {
 	rec := indexTestBatch(memory.DefaultAllocator, 500, rand.New(rand.NewPCG(1, 1)))
 	defer rec.Release()
-	with := writeFile(t, rec.Schema(), WriteOptions{DataPageRows: 100, Columns: map[string]ColumnOptions{"s": {BloomFilter: &BloomFilterOptions{NDV: 500}}}}, rec)
-	without := writeFile(t, rec.Schema(), WriteOptions{DisablePageIndex: true}, rec)
-	r, err := Open(bytes.NewReader(with), int64(len(with)), ReadOptions{})
+	with := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{DataPageRows: 100, Columns: map[string]arrowio.ColumnOptions{"s": {BloomFilter: &arrowio.BloomFilterOptions{NDV: 500}}}}, rec)
+	without := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{DisablePageIndex: true}, rec)
+	r, err := arrowio.Open(bytes.NewReader(with), int64(len(with)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +47,7 @@ func TestReaderPageIndexAndBloom(t *testing.T) {
 			t.Errorf("BloomFilter(%d, %q) succeeded", c.rg, c.col)
 		}
 	}
-	r2, err := Open(bytes.NewReader(without), int64(len(without)), ReadOptions{})
+	r2, err := arrowio.Open(bytes.NewReader(without), int64(len(without)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +58,8 @@ func TestReaderPageIndexAndBloom(t *testing.T) {
 	if meta := r2.Metadata().RowGroups[0].Columns[0]; meta.ColumnIndexOffset.Set || meta.OffsetIndexOffset.Set {
 		t.Fatalf("DisablePageIndex wrote index offsets: %+v", meta)
 	}
-	one := writeFile(t, rec.Schema(), WriteOptions{Columns: map[string]ColumnOptions{"s": {PageIndex: footer.Some(false)}}}, rec)
-	r3, err := Open(bytes.NewReader(one), int64(len(one)), ReadOptions{})
+	one := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"s": {PageIndex: footer.Some(false)}}}, rec)
+	r3, err := arrowio.Open(bytes.NewReader(one), int64(len(one)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"fmt"
@@ -6,11 +6,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -54,11 +57,11 @@ func TestPageIndexWrittenForArrowGo(t *testing.T) {
 	const rows = 1000
 	rec := indexTestBatch(mem, rows, rng)
 	defer rec.Release()
-	bloom := &BloomFilterOptions{FPP: 0.01}
-	for _, v := range []PageVersion{PageV1, PageV2} {
-		buf := writeFile(t, rec.Schema(), WriteOptions{
+	bloom := &arrowio.BloomFilterOptions{FPP: 0.01}
+	for _, v := range []arrowio.PageVersion{arrowio.PageV1, arrowio.PageV2} {
+		buf := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{
 			DataPageRows: 100, PageVersion: v, MaxRowGroupRows: 600,
-			Columns: map[string]ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: &BloomFilterOptions{Bytes: 4096}}},
+			Columns: map[string]arrowio.ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: &arrowio.BloomFilterOptions{Bytes: 4096}}},
 		}, rec)
 		fr := pqMetadata(t, buf)
 		pir := fr.GetPageIndexReader()
@@ -147,7 +150,7 @@ func checkPageBounds(t *testing.T, arr arrow.Array, lo, hi int, ci metadata.Colu
 			nulls++
 			continue
 		}
-		vals = append(vals, canonical(arr, r))
+		vals = append(vals, arrowiotest.Canonical(arr, r))
 	}
 	if got := ci.GetNullCounts()[p]; got != int64(nulls) {
 		t.Errorf("page %d: null count %d, want %d", p, got, nulls)

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -107,7 +109,7 @@ func lyingFile(t *testing.T, edit func(*footer.FileMetaData)) []byte {
 	rec := array.NewRecordBatch(schema, cols, rows)
 	releaseAll(cols)
 	defer rec.Release()
-	file := writeFile(t, schema, WriteOptions{}, rec)
+	file := arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{}, rec)
 
 	ft, err := footer.ReadFooter(bytes.NewReader(file), int64(len(file)))
 	if err != nil {
@@ -151,7 +153,7 @@ func TestLyingCounts(t *testing.T) {
 			for _, how := range []string{"table", "rowgroup", "batches"} {
 				t.Run(fmt.Sprintf("%s=%d/%s", c.name, lie, how), func(t *testing.T) {
 					mem := &peakAllocator{}
-					rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: 1})
+					rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
 					if err != nil {
 						t.Fatalf("open: %v", err)
 					}
@@ -163,13 +165,13 @@ func TestLyingCounts(t *testing.T) {
 					case "rowgroup":
 						tbl, err = rd.ReadRowGroup(context.Background(), 0)
 					default:
-						tbl, err = readAllBatches(rd)
+						tbl, err = arrowiotest.ReadBatches(rd)
 					}
 					if err == nil {
 						tbl.Release()
 					}
-					var ce *errs.CorruptError
-					if !errors.As(err, &ce) || !errors.Is(err, errs.ErrCorrupt) {
+					var ce *arrowio.CorruptError
+					if !errors.As(err, &ce) || !errors.Is(err, arrowio.ErrCorrupt) {
 						t.Errorf("err = %v, want a CorruptError", err)
 					}
 					if limit := 64 << 20; mem.peak > limit {
@@ -231,7 +233,7 @@ func TestDeltaByteArrayAllocation(t *testing.T) {
 	schema := arrow.NewSchema([]arrow.Field{{Name: "url", Type: arrow.BinaryTypes.String}}, nil)
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, rows)
 	defer rec.Release()
-	file := writeFile(t, schema, WriteOptions{
+	file := arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{
 		DisableDictionary: true,
 		Encoding:          footer.Some(footer.EncodingDeltaByteArray),
 		DataPageSize:      64 << 10,
@@ -242,7 +244,7 @@ func TestDeltaByteArrayAllocation(t *testing.T) {
 		t.Fatalf("the file (%d bytes) does not shrink the %d value bytes enough for the test", len(file), col.Data().Buffers()[2].Len())
 	}
 	mem := &totalAllocator{}
-	tbl := readTableWith(t, file, ReadOptions{Allocator: mem, Parallelism: 1})
+	tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
 	defer tbl.Release()
 	got := tbl.Column(0).Data().Chunk(0).(*array.String)
 	if !array.Equal(got, col) {
@@ -303,8 +305,8 @@ func TestSmallChunksAllocation(t *testing.T) {
 	schema := arrow.NewSchema(fields, nil)
 	rec := array.NewRecordBatch(schema, arrs, rows)
 	defer rec.Release()
-	file := writeFile(t, schema, WriteOptions{MaxRowGroupRows: groupRows}, rec)
-	read := func() { readTableWith(t, file, ReadOptions{Parallelism: 1}).Release() }
+	file := arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{MaxRowGroupRows: groupRows}, rec)
+	read := func() { arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Parallelism: 1}).Release() }
 	read()
 	chunks := float64(cols * rows / groupRows)
 	if per := testing.AllocsPerRun(3, read) / chunks; per > 12 {

@@ -1,16 +1,17 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -34,9 +35,9 @@ type readMode struct {
 // project (flat top-level columns; nested ones wait for the nested-data
 // reader), returning the first error. It must never panic.
 func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err error) {
-	opts := ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: !m.noCRC}
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), opts)
-	if errors.Is(err, errs.ErrUnsupported) {
+	opts := arrowio.ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: !m.noCRC}
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), opts)
+	if errors.Is(err, arrowio.ErrUnsupported) {
 		// Retry with the columns this reader supports today.
 		var cols []string
 		if ft, ferr := footer.ReadFooter(bytes.NewReader(file), int64(len(file))); ferr == nil {
@@ -50,13 +51,13 @@ func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err err
 			return 0, err
 		}
 		opts.Columns = cols
-		rd, err = Open(bytes.NewReader(file), int64(len(file)), opts)
+		rd, err = arrowio.Open(bytes.NewReader(file), int64(len(file)), opts)
 	}
 	if err != nil {
 		return 0, err
 	}
 	defer rd.Close()
-	rd.f.ChunkReads, rd.f.Window = m.chunkReads, m.window
+	arrowio.FileOf(rd).ChunkReads, arrowio.FileOf(rd).Window = m.chunkReads, m.window
 	tbl, err := rd.ReadTable(context.Background())
 	if err != nil {
 		return 0, err
@@ -97,7 +98,7 @@ func TestBadData(t *testing.T) {
 			if err == nil {
 				t.Fatalf("read %d rows without error", rows)
 			}
-			if !isFileError(err) {
+			if !arrowiotest.IsFileError(err) {
 				t.Errorf("error does not wrap ErrCorrupt or ErrUnsupported: %v", err)
 			}
 			t.Logf("%v", err)
@@ -121,9 +122,4 @@ func readEveryWay(t testing.TB, file []byte, mem memory.Allocator) (rows int64, 
 		t.Errorf("without CRC checks, read page by page: %v, a row group at a time: %v", perr, gerr)
 	}
 	return rows, err
-}
-
-// isFileError reports whether err blames the file.
-func isFileError(err error) bool {
-	return errors.Is(err, errs.ErrCorrupt) || errors.Is(err, errs.ErrUnsupported) || strings.Contains(fmt.Sprint(err), "corrupt")
 }

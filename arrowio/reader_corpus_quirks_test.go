@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/colread"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -28,12 +29,12 @@ import (
 
 // readCorpusTable reads the corpus file rel (relative to the corpus root)
 // whole with quiver under opts, with a checked allocator.
-func readCorpusTable(t *testing.T, rel string, opts ReadOptions) arrow.Table {
+func readCorpusTable(t *testing.T, rel string, opts arrowio.ReadOptions) arrow.Table {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	opts.Allocator = mem
-	rd, err := OpenFile(filepath.Join(corpus.Dir(t), rel), opts)
+	rd, err := arrowio.OpenFile(filepath.Join(corpus.Dir(t), rel), opts)
 	if err != nil {
 		t.Fatalf("%s: open: %v", rel, err)
 	}
@@ -167,7 +168,7 @@ func TestEmptyDataPageV2Corpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := OpenFile(path, ReadOptions{})
+	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestEmptyDataPageV2Corpus(t *testing.T) {
 		t.Fatalf("values section of %d bytes (compressed %v), want an empty compressed one", body, v2.IsCompressedOrDefault())
 	}
 
-	for name, opts := range map[string]ReadOptions{"default": {}, "VerifyCRC": {VerifyCRC: true}, "BatchSize1": {BatchSize: 1}} {
+	for name, opts := range map[string]arrowio.ReadOptions{"default": {}, "VerifyCRC": {VerifyCRC: true}, "BatchSize1": {BatchSize: 1}} {
 		t.Run(name, func(t *testing.T) {
 			checkEmptyDataPageV2(t, "", readCorpusTable(t, rel, opts))
 		})
@@ -234,7 +235,7 @@ func checkUnknownLogicalType(t *testing.T, _ string, got arrow.Table) {
 // must also match it (today pqarrow panics; see pqarrowUnreadable).
 func TestUnknownLogicalTypeCorpus(t *testing.T) {
 	const rel = "data/unknown-logical-type.parquet"
-	rd, err := OpenFile(filepath.Join(corpus.Dir(t), rel), ReadOptions{})
+	rd, err := arrowio.OpenFile(filepath.Join(corpus.Dir(t), rel), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestUnknownLogicalTypeCorpus(t *testing.T) {
 	if len(schema) != 3 || schema[2].LogicalType.Kind != footer.LogicalUnrecognized || schema[2].LogicalType.UnknownField != 2555 {
 		t.Fatalf("schema %+v: want a second column with logical type field 2555", schema)
 	}
-	for name, opts := range map[string]ReadOptions{"default": {}, "IgnoreArrowSchema": {Mapping: SchemaOptions{IgnoreArrowSchema: true}}, "BatchSize2": {BatchSize: 2}} {
+	for name, opts := range map[string]arrowio.ReadOptions{"default": {}, "IgnoreArrowSchema": {Mapping: arrowio.SchemaOptions{IgnoreArrowSchema: true}}, "BatchSize2": {BatchSize: 2}} {
 		t.Run(name, func(t *testing.T) {
 			checkUnknownLogicalType(t, "", readCorpusTable(t, rel, opts))
 		})
@@ -261,7 +262,7 @@ func compareIfPqarrowReads(t *testing.T, rel string) {
 		return
 	}
 	defer want.Release()
-	compareFlatColumns(t, rel, readCorpusTable(t, rel, ReadOptions{}), want, nil)
+	compareFlatColumns(t, rel, readCorpusTable(t, rel, arrowio.ReadOptions{}), want, nil)
 }
 
 // sparkInt96Micros are the timestamps of int96_from_spark.parquet's column
@@ -340,10 +341,10 @@ func checkInt96FromSparkNanos(t *testing.T, _ string, got arrow.Table) {
 // reason pqarrow cannot read the file).
 func TestInt96FromSparkCorpus(t *testing.T) {
 	const rel = "data/int96_from_spark.parquet"
-	checkInt96FromSparkNanos(t, rel, readCorpusTable(t, rel, ReadOptions{}))
+	checkInt96FromSparkNanos(t, rel, readCorpusTable(t, rel, arrowio.ReadOptions{}))
 	for _, unit := range []arrow.TimeUnit{arrow.Second, arrow.Millisecond, arrow.Microsecond, arrow.Nanosecond} {
 		typ := &arrow.TimestampType{Unit: unit, TimeZone: "UTC"}
-		checkSparkInt96(t, readCorpusTable(t, rel, ReadOptions{Mapping: SchemaOptions{Int96: typ}}), typ)
+		checkSparkInt96(t, readCorpusTable(t, rel, arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Int96: typ}}), typ)
 	}
 
 	raw, defs := physicalValues[parquet.Int96](t, filepath.Join(corpus.Dir(t), rel), 0)

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 )
@@ -167,7 +168,7 @@ func TestCorpusFlatMatchesPqarrow(t *testing.T) {
 			}
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			rd, err := OpenFile(path, ReadOptions{Columns: cols, Allocator: mem})
+			rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Columns: cols, Allocator: mem})
 			if err != nil {
 				t.Fatalf("open: %v", err)
 			}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -12,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -43,7 +46,7 @@ func lifecycleFile(t *testing.T) (string, []byte) {
 	}, nil)
 	mem := memory.NewGoAllocator()
 	rng := rand.New(rand.NewPCG(41, 42))
-	path := writeTempFile(t, schema, WriteOptions{Compression: footer.CodecSnappy, DataPageSize: 4096, MaxRowGroupRows: lifeGroupRows},
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Compression: footer.CodecSnappy, DataPageSize: 4096, MaxRowGroupRows: lifeGroupRows},
 		lifeGroups, func(b int) arrow.RecordBatch {
 			ids := array.NewInt64Builder(mem)
 			defer ids.Release()
@@ -63,9 +66,9 @@ func lifecycleFile(t *testing.T) (string, []byte) {
 			}
 			cols := []arrow.Array{
 				ids.NewArray(),
-				randomArray(t, mem, arrow.PrimitiveTypes.Float64, lifeGroupRows, 0.1, false, rng),
-				randomArray(t, mem, arrow.BinaryTypes.String, lifeGroupRows, 0.1, false, rng),
-				randomArray(t, mem, arrow.PrimitiveTypes.Int32, lifeGroupRows, 0, true, rng),
+				arrowiotest.RandomArray(t, mem, arrow.PrimitiveTypes.Float64, lifeGroupRows, 0.1, false, rng),
+				arrowiotest.RandomArray(t, mem, arrow.BinaryTypes.String, lifeGroupRows, 0.1, false, rng),
+				arrowiotest.RandomArray(t, mem, arrow.PrimitiveTypes.Int32, lifeGroupRows, 0, true, rng),
 				lb.NewArray(),
 			}
 			defer releaseAll(cols)
@@ -80,14 +83,14 @@ func lifecycleFile(t *testing.T) (string, []byte) {
 
 // openSource opens the file at path with OpenFile when source is "file",
 // else its bytes, file, with Open over a bytes.Reader.
-func openSource(t *testing.T, source, path string, file []byte, opts ReadOptions) *Reader {
+func openSource(t *testing.T, source, path string, file []byte, opts arrowio.ReadOptions) *arrowio.Reader {
 	t.Helper()
-	var rd *Reader
+	var rd *arrowio.Reader
 	var err error
 	if source == "file" {
-		rd, err = OpenFile(path, opts)
+		rd, err = arrowio.OpenFile(path, opts)
 	} else {
-		rd, err = Open(bytes.NewReader(file), int64(len(file)), opts)
+		rd, err = arrowio.Open(bytes.NewReader(file), int64(len(file)), opts)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +101,7 @@ func openSource(t *testing.T, source, path string, file []byte, opts ReadOptions
 // openLifecycle opens the file from disk (OpenFile, which reads each
 // column chunk as its column decodes) or from memory (Open over a
 // bytes.Reader, which reads a row group's projection when it opens).
-func openLifecycle(t *testing.T, source, path string, file []byte, opts ReadOptions) *Reader {
+func openLifecycle(t *testing.T, source, path string, file []byte, opts arrowio.ReadOptions) *arrowio.Reader {
 	t.Helper()
 	rd := openSource(t, source, path, file, opts)
 	if rd.NumRowGroups() != lifeGroups {
@@ -165,7 +168,7 @@ func TestReaderGoroutinesEnd(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/par=%d", source, how, par), func(t *testing.T) {
 					before, inArrowio := runtime.NumGoroutine(), len(arrowioStacks())
 					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-					rd := openLifecycle(t, source, path, file, ReadOptions{Allocator: mem, BatchSize: lifeBatch, Parallelism: par})
+					rd := openLifecycle(t, source, path, file, arrowio.ReadOptions{Allocator: mem, BatchSize: lifeBatch, Parallelism: par})
 					closed := false
 					defer func() {
 						if !closed {
@@ -269,7 +272,7 @@ func TestReaderGoroutinesEnd(t *testing.T) {
 						case <-time.After(time.Second):
 							t.Fatal("Close still blocked 1s after the RecordReader was released")
 						}
-						if _, err := rd.RecordReader(ctx); !errors.Is(err, ErrClosed) {
+						if _, err := rd.RecordReader(ctx); !errors.Is(err, arrowio.ErrClosed) {
 							t.Errorf("RecordReader after Close: %v, want ErrClosed", err)
 						}
 					}
@@ -288,7 +291,7 @@ func TestReaderGoroutinesEnd(t *testing.T) {
 }
 
 // lifeBatches reads every batch of rd with a RecordReader, retained.
-func lifeBatches(t *testing.T, rd *Reader) []arrow.RecordBatch {
+func lifeBatches(t *testing.T, rd *arrowio.Reader) []arrow.RecordBatch {
 	t.Helper()
 	rr, err := rd.RecordReader(context.Background())
 	if err != nil {
@@ -344,7 +347,7 @@ func TestReaderSameOutputAnyParallelism(t *testing.T) {
 		for round := range 3 {
 			for _, par := range []int{1, 2, 8} {
 				desc := fmt.Sprintf("%s, round %d, Parallelism %d", source, round, par)
-				rd := openLifecycle(t, source, path, file, ReadOptions{Allocator: mem, BatchSize: lifeBatch, Parallelism: par})
+				rd := openLifecycle(t, source, path, file, arrowio.ReadOptions{Allocator: mem, BatchSize: lifeBatch, Parallelism: par})
 				batches := lifeBatches(t, rd)
 				tbl, err := rd.ReadTable(context.Background())
 				if err != nil {

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/quiverio/quiver/arrowio"
 )
 
 const tripsFixture = "../testdata/trips.parquet"
@@ -27,7 +28,7 @@ func settleGoroutines(want int) int {
 func TestRecordReaderPartialConsumptionReleasesEverything(t *testing.T) {
 	before := runtime.NumGoroutine()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	rd, err := OpenFile(tripsFixture, ReadOptions{Allocator: mem, BatchSize: 100, Parallelism: 4})
+	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{Allocator: mem, BatchSize: 100, Parallelism: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestRecordReaderPartialConsumptionReleasesEverything(t *testing.T) {
 
 func TestCancelStopsRecordReader(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	rd, err := OpenFile(tripsFixture, ReadOptions{BatchSize: 10})
+	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{BatchSize: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestCancelStopsRecordReader(t *testing.T) {
 func TestCancelledReadTable(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rd, err := OpenFile(tripsFixture, ReadOptions{})
+	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestCancelledReadTable(t *testing.T) {
 }
 
 func TestCloseTwiceAndUseAfterClose(t *testing.T) {
-	rd, err := OpenFile(tripsFixture, ReadOptions{})
+	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,25 +110,25 @@ func TestCloseTwiceAndUseAfterClose(t *testing.T) {
 	if err := rd.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if _, err := rd.ReadTable(context.Background()); !errors.Is(err, ErrClosed) {
+	if _, err := rd.ReadTable(context.Background()); !errors.Is(err, arrowio.ErrClosed) {
 		t.Errorf("ReadTable after Close: %v", err)
 	}
-	if _, err := rd.RecordReader(context.Background()); !errors.Is(err, ErrClosed) {
+	if _, err := rd.RecordReader(context.Background()); !errors.Is(err, arrowio.ErrClosed) {
 		t.Errorf("RecordReader after Close: %v", err)
 	}
 }
 
 func TestOpenErrors(t *testing.T) {
-	if _, err := OpenFile(tripsFixture, ReadOptions{Columns: []string{"no_such"}}); !errors.Is(err, ErrUnknownColumn) {
+	if _, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{Columns: []string{"no_such"}}); !errors.Is(err, arrowio.ErrUnknownColumn) {
 		t.Errorf("unknown column: %v", err)
 	}
-	if _, err := OpenFile(tripsFixture, ReadOptions{RowGroups: []int{2}}); err == nil {
+	if _, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{RowGroups: []int{2}}); err == nil {
 		t.Error("row group 2 of 2 accepted")
 	}
-	if _, err := OpenFile("no/such/file.parquet", ReadOptions{}); !errors.Is(err, os.ErrNotExist) {
+	if _, err := arrowio.OpenFile("no/such/file.parquet", arrowio.ReadOptions{}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
-	rd, err := OpenFile(tripsFixture, ReadOptions{})
+	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func TestRowGroupSelection(t *testing.T) {
-	rd, err := OpenFile(tripsFixture, ReadOptions{RowGroups: []int{1}, Columns: []string{"trip_id"}})
+	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{RowGroups: []int{1}, Columns: []string{"trip_id"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestLegacyLZ4MatchesLZ4Raw(t *testing.T) {
 	root := corpus.Dir(t)
 	read := func(name string) []string {
-		rd, err := OpenFile(filepath.Join(root, "data", name), ReadOptions{VerifyCRC: true})
+		rd, err := arrowio.OpenFile(filepath.Join(root, "data", name), arrowio.ReadOptions{VerifyCRC: true})
 		if err != nil {
 			t.Fatal(err)
 		}

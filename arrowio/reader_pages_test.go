@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
@@ -67,7 +67,7 @@ func TestBitPackedDefinitionLevels(t *testing.T) {
 		v1Page(10, footer.EncodingBitPacked, []byte{0b10110011, 0b10000000}, 1, 2, 3, 4, 5, 6),
 		v1Page(3, footer.EncodingBitPacked, []byte{0b01000000}, 7))
 	for _, batch := range []int{0, 4} {
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{BatchSize: batch})
+		rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{BatchSize: batch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,13 +86,13 @@ func TestBitPackedDefinitionLevels(t *testing.T) {
 
 func TestTruncatedBitPackedLevels(t *testing.T) {
 	file := handFile(10, v1Page(10, footer.EncodingBitPacked, []byte{0xFF}))
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.Close()
 	_, err = rd.ReadTable(context.Background())
-	var ce *errs.CorruptError
+	var ce *arrowio.CorruptError
 	if !errors.As(err, &ce) || ce.Column != "v" || ce.Page != 0 {
 		t.Errorf("err = %v, want a CorruptError for column v, page 0", err)
 	}
@@ -105,7 +105,7 @@ func TestVerifyCRC(t *testing.T) {
 	for _, name := range []string{"datapage_v1-corrupt-checksum.parquet", "rle-dict-uncompressed-corrupt-checksum.parquet"} {
 		path := filepath.Join(root, "data", name)
 		for _, verify := range []bool{false, true} {
-			rd, err := OpenFile(path, ReadOptions{VerifyCRC: verify})
+			rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{VerifyCRC: verify})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func TestVerifyCRC(t *testing.T) {
 	}
 	// The files with correct checksums pass verification.
 	for _, name := range []string{"datapage_v1-snappy-compressed-checksum.parquet", "datapage_v1-uncompressed-checksum.parquet", "rle-dict-snappy-checksum.parquet"} {
-		rd, err := OpenFile(filepath.Join(root, "data", name), ReadOptions{VerifyCRC: true})
+		rd, err := arrowio.OpenFile(filepath.Join(root, "data", name), arrowio.ReadOptions{VerifyCRC: true})
 		if err != nil {
 			t.Fatal(err)
 		}

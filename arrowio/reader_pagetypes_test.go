@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -13,11 +13,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/colwrite"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
-
-	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -222,17 +223,17 @@ func TestSkipIndexAndUnknownPages(t *testing.T) {
 		}
 		checkReadsBack(t, c.name, file, want, mem, rand.New(rand.NewPCG(uint64(len(file)), 1)))
 		for _, batch := range []int{1, 3, 9} {
-			rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch})
+			rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch})
 			if err != nil {
 				t.Fatal(err)
 			}
-			rd.f.ChunkReads, rd.f.Window = true, 64
-			tbl, err := readAllBatches(rd)
+			arrowio.FileOf(rd).ChunkReads, arrowio.FileOf(rd).Window = true, 64
+			tbl, err := arrowiotest.ReadBatches(rd)
 			rd.Close()
 			if err != nil {
 				t.Fatalf("%s: batch %d, page by page: %v", c.name, batch, err)
 			}
-			checkTable(t, fmt.Sprintf("%s: batch %d, page by page", c.name, batch), tbl, want)
+			arrowiotest.CheckTable(t, fmt.Sprintf("%s: batch %d, page by page", c.name, batch), tbl, want)
 			tbl.Release()
 		}
 	}
@@ -277,16 +278,16 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		opts := ReadOptions{Allocator: mem, VerifyCRC: true}
-		open := func(o ReadOptions) *Reader {
-			rd, err := Open(bytes.NewReader(file), int64(len(file)), o)
+		opts := arrowio.ReadOptions{Allocator: mem, VerifyCRC: true}
+		open := func(o arrowio.ReadOptions) *arrowio.Reader {
+			rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return rd
 		}
-		openFile := func(o ReadOptions) *Reader {
-			rd, err := OpenFile(path, o)
+		openFile := func(o arrowio.ReadOptions) *arrowio.Reader {
+			rd, err := arrowio.OpenFile(path, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,14 +299,14 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 		mapped.MemoryMap = true
 		batches := opts
 		batches.BatchSize = 4
-		batchwise := func(rd *Reader) error {
-			tbl, err := readAllBatches(rd)
+		batchwise := func(rd *arrowio.Reader) error {
+			tbl, err := arrowiotest.ReadBatches(rd)
 			if err == nil {
 				tbl.Release()
 			}
 			return err
 		}
-		group := func(rd *Reader) error {
+		group := func(rd *arrowio.Reader) error {
 			rec, err := rd.ReadRowGroup(ctx, 0)
 			if err == nil {
 				rec.Release()
@@ -314,25 +315,25 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 		}
 		for _, way := range []struct {
 			name string
-			rd   func() *Reader
-			read func(*Reader) error
+			rd   func() *arrowio.Reader
+			read func(*arrowio.Reader) error
 		}{
-			{"ReadTable", func() *Reader { return open(opts) }, readTableErr},
-			{"RecordReader", func() *Reader { return open(batches) }, batchwise},
-			{"ReadRowGroup", func() *Reader { return open(opts) }, group},
-			{"OpenFile", func() *Reader { return openFile(batches) }, batchwise},
-			{"OpenFile MemoryMap", func() *Reader { return openFile(mapped) }, readTableErr},
-			{"Filter", func() *Reader { return open(filtered) }, readTableErr},
+			{"ReadTable", func() *arrowio.Reader { return open(opts) }, readTableErr},
+			{"RecordReader", func() *arrowio.Reader { return open(batches) }, batchwise},
+			{"ReadRowGroup", func() *arrowio.Reader { return open(opts) }, group},
+			{"OpenFile", func() *arrowio.Reader { return openFile(batches) }, batchwise},
+			{"OpenFile MemoryMap", func() *arrowio.Reader { return openFile(mapped) }, readTableErr},
+			{"Filter", func() *arrowio.Reader { return open(filtered) }, readTableErr},
 		} {
 			desc := c.name + ", " + way.name
 			rd := way.rd()
 			err := way.read(rd)
 			rd.Close()
-			var ce *errs.CorruptError
+			var ce *arrowio.CorruptError
 			switch {
 			case !errors.As(err, &ce):
 				t.Errorf("%s: err = %v, want a *CorruptError", desc, err)
-			case ce.Page != c.badPage || ce.Offset != off || ce.RowGroup != 0 || ce.Column != "v" || !errors.Is(err, errs.ErrCorrupt):
+			case ce.Page != c.badPage || ce.Offset != off || ce.RowGroup != 0 || ce.Column != "v" || !errors.Is(err, arrowio.ErrCorrupt):
 				t.Errorf("%s: CorruptError{Page: %d, Offset: %d, RowGroup: %d, Column: %q}, want page %d at offset %d of row group 0, column v",
 					desc, ce.Page, ce.Offset, ce.RowGroup, ce.Column, c.badPage, off)
 			default:
@@ -347,17 +348,17 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 
 		// Without verification the checksums are not looked at.
 		for _, batch := range []int{0, 5} {
-			rd := open(ReadOptions{Allocator: mem, BatchSize: batch})
-			tbl, err := readAllBatches(rd)
+			rd := open(arrowio.ReadOptions{Allocator: mem, BatchSize: batch})
+			tbl, err := arrowiotest.ReadBatches(rd)
 			rd.Close()
 			if err != nil {
 				t.Fatalf("%s: without VerifyCRC, batch %d: %v", c.name, batch, err)
 			}
-			checkTable(t, c.name+": without VerifyCRC", tbl, want)
+			arrowiotest.CheckTable(t, c.name+": without VerifyCRC", tbl, want)
 			tbl.Release()
 		}
-		tbl := readTableWith(t, file, ReadOptions{Allocator: mem})
-		checkTable(t, c.name+": ReadTable without VerifyCRC", tbl, want)
+		tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem})
+		arrowiotest.CheckTable(t, c.name+": ReadTable without VerifyCRC", tbl, want)
 		tbl.Release()
 		mem.AssertSize(t, 0)
 	}
@@ -385,8 +386,8 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 		m := encModes(alg, 16)[0] // encrypted footer, every column with the footer key
 		for _, dict := range []bool{false, true} {
 			desc := fmt.Sprintf("%v, dictionary %v", alg, dict)
-			file := writeFile(t, encSchema, WriteOptions{DataPageRows: 200, DisableDictionary: !dict, Encryption: &m.enc}, rec)
-			rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Decryption: &m.dec})
+			file := arrowiotest.WriteFile(t, encSchema, arrowio.WriteOptions{DataPageRows: 200, DisableDictionary: !dict, Encryption: &m.enc}, rec)
+			rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -410,13 +411,13 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 					continue // AES_GCM_CTR_V1 pages do not authenticate
 				}
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Decryption: &m.dec, VerifyCRC: verify, Columns: []string{"a"}, Allocator: mem})
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec, VerifyCRC: verify, Columns: []string{"a"}, Allocator: mem})
 				if err != nil {
 					t.Fatal(err)
 				}
 				err = readTableErr(rd)
 				rd.Close()
-				var ce *errs.CorruptError
+				var ce *arrowio.CorruptError
 				switch {
 				case !errors.As(err, &ce):
 					t.Errorf("%s, VerifyCRC %v: err = %v, want a *CorruptError", desc, verify, err)
@@ -478,16 +479,16 @@ func TestDataPageV2IsCompressed(t *testing.T) {
 			file := withCodec(t, handFile(rows, c.pages...), cc.Codec)
 			checkReadsBack(t, desc, file, want, mem, rand.New(rand.NewPCG(uint64(len(file)), 2)))
 			for _, batch := range []int{3, 7} {
-				rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch, VerifyCRC: true})
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, VerifyCRC: true})
 				if err != nil {
 					t.Fatal(err)
 				}
-				tbl, err := readAllBatches(rd)
+				tbl, err := arrowiotest.ReadBatches(rd)
 				rd.Close()
 				if err != nil {
 					t.Fatalf("%s, batch %d: %v", desc, batch, err)
 				}
-				checkTable(t, fmt.Sprintf("%s, batch %d", desc, batch), tbl, want)
+				arrowiotest.CheckTable(t, fmt.Sprintf("%s, batch %d", desc, batch), tbl, want)
 				tbl.Release()
 			}
 		}
@@ -511,10 +512,12 @@ func TestBadPageHeaderNamesPage(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		open func() (*Reader, error)
+		open func() (*arrowio.Reader, error)
 	}{
-		{"Open", func() (*Reader, error) { return Open(bytes.NewReader(file), int64(len(file)), ReadOptions{}) }},
-		{"OpenFile", func() (*Reader, error) { return OpenFile(path, ReadOptions{}) }},
+		{"Open", func() (*arrowio.Reader, error) {
+			return arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
+		}},
+		{"OpenFile", func() (*arrowio.Reader, error) { return arrowio.OpenFile(path, arrowio.ReadOptions{}) }},
 	} {
 		rd, err := c.open()
 		if err != nil {
@@ -522,7 +525,7 @@ func TestBadPageHeaderNamesPage(t *testing.T) {
 		}
 		err = readTableErr(rd)
 		rd.Close()
-		var ce *errs.CorruptError
+		var ce *arrowio.CorruptError
 		if !errors.As(err, &ce) || ce.Page != 1 || ce.Offset != off {
 			t.Errorf("%s: err = %v, want a *CorruptError for page 1 at offset %d", c.name, err, off)
 		}
@@ -530,7 +533,7 @@ func TestBadPageHeaderNamesPage(t *testing.T) {
 }
 
 // readTableErr reads rd's table, releases it and returns the read's error.
-func readTableErr(rd *Reader) error {
+func readTableErr(rd *arrowio.Reader) error {
 	tbl, err := rd.ReadTable(context.Background())
 	if err == nil {
 		tbl.Release()

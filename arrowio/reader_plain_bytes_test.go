@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -6,14 +6,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/colread"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-
-	"github.com/quiverio/quiver/footer"
 )
 
 // plainStrings builds a record of rows rows: "w", nullable strings, and
@@ -59,19 +59,6 @@ func plainStrings(t *testing.T, rows int, size func(i int) int) arrow.RecordBatc
 	return b.NewRecordBatch()
 }
 
-// checkTable fails unless tbl holds want's columns (NaNs equal).
-func checkTable(t *testing.T, desc string, tbl arrow.Table, want arrow.RecordBatch) {
-	t.Helper()
-	for i := range int(tbl.NumCols()) {
-		got := tbl.Column(i).Data()
-		wantCol := arrow.NewChunked(want.Column(i).DataType(), []arrow.Array{want.Column(i)})
-		if !array.ChunkedApproxEqual(got, wantCol, array.WithNaNsEqual(true), array.WithAbsTolerance(0)) {
-			t.Errorf("%s: column %d (%s) differs", desc, i, want.Schema().Field(i).Name)
-		}
-		wantCol.Release()
-	}
-}
-
 // TestPlainByteArrayAllocation reads short PLAIN strings, flat and in a
 // struct, from a file without size statistics (pqarrow's): their data is
 // sized from the chunk's size less the values' 4-byte lengths, and the
@@ -81,11 +68,11 @@ func checkTable(t *testing.T, desc string, tbl arrow.Table, want arrow.RecordBat
 func TestPlainByteArrayAllocation(t *testing.T) {
 	rec := plainStrings(t, 200_000, func(i int) int { return 3 + i%7 })
 	defer rec.Release()
-	file := writePqarrow(t, rec, parquet.WithDictionaryDefault(false), parquet.WithStats(true))
+	file := arrowiotest.WritePqarrow(t, rec, parquet.WithDictionaryDefault(false), parquet.WithStats(true))
 	mem := &totalAllocator{}
-	tbl := readTableWith(t, file, ReadOptions{Allocator: mem, Parallelism: 1})
+	tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
 	defer tbl.Release()
-	checkTable(t, "ReadTable", tbl, rec)
+	arrowiotest.CheckTable(t, "ReadTable", tbl, rec)
 	decoded := 0
 	for i := range int(tbl.NumCols()) {
 		for _, ch := range tbl.Column(i).Data().Chunks() {
@@ -125,54 +112,21 @@ func TestPlainByteArrayOutgrowsEstimate(t *testing.T) {
 			if v2 {
 				version = parquet.DataPageV2
 			}
-			file := writePqarrow(t, rec, parquet.WithDictionaryDefault(false), parquet.WithDataPageVersion(version),
+			file := arrowiotest.WritePqarrow(t, rec, parquet.WithDictionaryDefault(false), parquet.WithDataPageVersion(version),
 				parquet.WithDataPageSize(256<<10))
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: 1000, Parallelism: 1})
+			rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: 1000, Parallelism: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer rd.Close()
-			tbl, err := readAllBatches(rd)
+			tbl, err := arrowiotest.ReadBatches(rd)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer tbl.Release()
-			checkTable(t, "batches of 1000", tbl, rec)
+			arrowiotest.CheckTable(t, "batches of 1000", tbl, rec)
 		})
-	}
-}
-
-// TestDataBound checks the data size estimates column chunk metadata gives.
-func TestDataBound(t *testing.T) {
-	plain := []footer.Encoding{footer.EncodingPlain, footer.EncodingRLE}
-	stats := func(nulls int64) *footer.Statistics { return &footer.Statistics{NullCount: footer.Some(nulls)} }
-	for _, c := range []struct {
-		name string
-		md   footer.ColumnMetaData
-		want int64
-	}{
-		{"size statistics", footer.ColumnMetaData{Encodings: plain, TotalUncompressedSize: 5000,
-			SizeStatistics: &footer.SizeStatistics{UnencodedByteArrayDataBytes: footer.Some[int64](3200)}}, 3400},
-		{"size statistics beat the delta rule", footer.ColumnMetaData{Encodings: []footer.Encoding{footer.EncodingDeltaByteArray},
-			SizeStatistics: &footer.SizeStatistics{UnencodedByteArrayDataBytes: footer.Some[int64](160)}}, 170},
-		{"absurd size statistics", footer.ColumnMetaData{Encodings: plain, TotalUncompressedSize: 5000,
-			SizeStatistics: &footer.SizeStatistics{UnencodedByteArrayDataBytes: footer.Some[int64](1 << 62)}}, 5000},
-		{"plain less lengths", footer.ColumnMetaData{Encodings: plain, TotalUncompressedSize: 5000, NumValues: 500,
-			Statistics: stats(100)}, 3612},
-		{"plain without a null count", footer.ColumnMetaData{Encodings: plain, TotalUncompressedSize: 5000, NumValues: 500,
-			Statistics: &footer.Statistics{}}, 5000},
-		{"plain, more nulls than values", footer.ColumnMetaData{Encodings: plain, TotalUncompressedSize: 5000, NumValues: 500,
-			Statistics: stats(501)}, 5000},
-		{"plain, lengths past the size", footer.ColumnMetaData{Encodings: plain, TotalUncompressedSize: 100, NumValues: 500,
-			Statistics: stats(0)}, 0},
-		{"dictionary page", footer.ColumnMetaData{Encodings: plain, TotalUncompressedSize: 5000, NumValues: 500,
-			DictionaryPageOffset: footer.Some[int64](4), Statistics: stats(0)}, 5000},
-		{"delta", footer.ColumnMetaData{Encodings: []footer.Encoding{footer.EncodingDeltaByteArray}, TotalUncompressedSize: 5000}, 0},
-	} {
-		if got := colread.DataBound(&c.md); got != c.want {
-			t.Errorf("%s: %d, want %d", c.name, got, c.want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -7,9 +7,12 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/quiverio/quiver/arrowio"
 )
 
 // recycleFile writes a file of three row groups of nullable int64, float64,
@@ -27,11 +30,11 @@ func recycleFile(t *testing.T) ([]byte, []arrow.Array) {
 	for range 3 {
 		cols := make([]arrow.Array, schema.NumFields())
 		for c, f := range schema.Fields() {
-			cols[c] = randomArray(t, memory.DefaultAllocator, f.Type, testRows(20000), 0.1, c == 3, rng)
+			cols[c] = arrowiotest.RandomArray(t, memory.DefaultAllocator, f.Type, arrowiotest.Rows(20000), 0.1, c == 3, rng)
 		}
 		recs = append(recs, array.NewRecordBatch(schema, cols, -1))
 	}
-	file := writeFile(t, schema, WriteOptions{}, recs...)
+	file := arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{}, recs...)
 	want := make([]arrow.Array, schema.NumFields())
 	for c := range want {
 		want[c] = concatColumn(t, recs, c)
@@ -53,9 +56,9 @@ func TestAllocatorsKeepRetainedBatches(t *testing.T) {
 	for _, tc := range []struct {
 		parallelism int
 		mem         memory.Allocator
-	}{{1, nil}, {2, nil}, {1, NewRecyclingAllocator()}, {2, NewRecyclingAllocator()}} {
+	}{{1, nil}, {2, nil}, {1, arrowio.NewRecyclingAllocator()}, {2, arrowio.NewRecyclingAllocator()}} {
 		parallelism := tc.parallelism
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{BatchSize: 3000, Parallelism: parallelism, Allocator: tc.mem})
+		rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{BatchSize: 3000, Parallelism: parallelism, Allocator: tc.mem})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,13 +114,13 @@ func TestAllocatorsKeepRetainedBatches(t *testing.T) {
 // it again.
 func TestRecyclingAllocatorReusesReleasedTables(t *testing.T) {
 	file, _ := recycleFile(t)
-	mem := NewRecyclingAllocator()
+	mem := arrowio.NewRecyclingAllocator()
 	// read reads the file, releases the table and returns the bytes it
 	// allocated and the bytes of the table's buffers.
 	read := func() (allocated, decoded uint64) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Parallelism: 1, Allocator: mem})
+		rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Parallelism: 1, Allocator: mem})
 		if err != nil {
 			t.Fatal(err)
 		}

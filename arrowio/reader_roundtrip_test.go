@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
@@ -14,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -211,14 +214,14 @@ func TestRoundTripFromPqarrow(t *testing.T) {
 // INT32 or INT64 or FIXED_LEN_BYTE_ARRAY.
 func checkStorage(t *testing.T, desc string, file []byte, schema *arrow.Schema, set roundTripSettings) {
 	t.Helper()
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatalf("%s: open: %v", desc, err)
 	}
 	defer rd.Close()
 	stored := false
 	for _, kv := range rd.Metadata().KeyValueMetadata {
-		stored = stored || kv.Key == ArrowSchemaKey
+		stored = stored || kv.Key == arrowio.ArrowSchemaKey
 	}
 	if stored != set.storeSchema {
 		t.Errorf("%s: ARROW:schema entry %v, want %v", desc, stored, set.storeSchema)
@@ -242,7 +245,7 @@ func checkStorage(t *testing.T, desc string, file []byte, schema *arrow.Schema, 
 		default:
 			continue
 		}
-		if leaf := rd.f.Footer.Schema.LeafByPath(f.Name); leaf == nil || leaf.Physical != want {
+		if leaf := fileSchema(t, rd).LeafByPath(f.Name); leaf == nil || leaf.Physical != want {
 			t.Errorf("%s: column %s (%s) not stored as %s", desc, f.Name, f.Type, want)
 		}
 	}
@@ -299,8 +302,8 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	wantVals := recordValues(t, mem, want)
 	defer wantVals.Release()
 	ctx := context.Background()
-	par := 1 + rng.IntN(3)
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Parallelism: par, BatchSize: 1 + rng.IntN(700), VerifyCRC: true})
+	par, batch := 1+rng.IntN(3), 1+rng.IntN(700)
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, Parallelism: par, BatchSize: batch, VerifyCRC: true})
 	if err != nil {
 		t.Fatalf("%s: open: %v", desc, err)
 	}
@@ -315,25 +318,25 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	defer tbl.Release()
 	tblVals := tableValues(t, mem, tbl)
 	defer tblVals.Release()
-	checkTable(t, desc+": ReadTable", tblVals, wantVals)
+	arrowiotest.CheckTable(t, desc+": ReadTable", tblVals, wantVals)
 
 	// Page by page, as OpenFile reads local files: chunks of values that
 	// need no decoding go from the file straight into their arrays,
 	// through a window small enough for pages and headers to outgrow it.
-	pr, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: 1 + rng.IntN(700)})
+	pr, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: 1 + rng.IntN(700)})
 	if err != nil {
 		t.Fatalf("%s: open: %v", desc, err)
 	}
 	defer pr.Close()
-	pr.f.ChunkReads, pr.f.Window = true, 1+rng.IntN(300)
-	ptbl, err := readAllBatches(pr)
+	arrowio.FileOf(pr).ChunkReads, arrowio.FileOf(pr).Window = true, 1+rng.IntN(300)
+	ptbl, err := arrowiotest.ReadBatches(pr)
 	if err != nil {
 		t.Fatalf("%s: read page by page: %v", desc, err)
 	}
 	defer ptbl.Release()
 	ptblVals := tableValues(t, mem, ptbl)
 	defer ptblVals.Release()
-	checkTable(t, fmt.Sprintf("%s: read page by page, window %d", desc, pr.f.Window), ptblVals, wantVals)
+	arrowiotest.CheckTable(t, fmt.Sprintf("%s: read page by page, window %d", desc, arrowio.FileOf(pr).Window), ptblVals, wantVals)
 	rr, err := rd.RecordReader(ctx)
 	if err != nil {
 		t.Fatalf("%s: RecordReader: %v", desc, err)
@@ -342,8 +345,8 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	var row int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		if rec.NumRows() > int64(rd.f.Options.BatchSize) {
-			t.Fatalf("%s: batch of %d rows, BatchSize %d", desc, rec.NumRows(), rd.f.Options.BatchSize)
+		if rec.NumRows() > int64(batch) {
+			t.Fatalf("%s: batch of %d rows, BatchSize %d", desc, rec.NumRows(), batch)
 		}
 		if !rec.Schema().Equal(want.Schema()) {
 			t.Fatalf("%s: batch at row %d: schema\n%s\nwant\n%s", desc, row, rec.Schema(), want.Schema())
@@ -365,7 +368,7 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	if row != want.NumRows() {
 		t.Errorf("%s: RecordReader returned %d rows, want %d", desc, row, want.NumRows())
 	}
-	batch := 1 + rng.IntN(700)
+	batch = 1 + rng.IntN(700)
 	filter := pageindex.Predicate(nil)
 	if want.NumCols() > 0 && rng.IntN(2) == 0 {
 		// Rows of pages whose first column is not null, so that the
@@ -373,12 +376,12 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 		filter = pageindex.Not(pageindex.IsNull(want.Schema().Field(0).Name))
 	}
 	err = checkFullyWritten(t, desc, func(mem memory.Allocator) (arrow.Table, error) {
-		r, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch, Filter: filter})
+		r, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Filter: filter})
 		if err != nil {
 			return nil, err
 		}
 		defer r.Close()
-		return readAllBatches(r)
+		return arrowiotest.ReadBatches(r)
 	})
 	if err != nil {
 		t.Fatalf("%s: read with filter %v: %v", desc, filter, err)

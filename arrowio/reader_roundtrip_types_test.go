@@ -1,8 +1,10 @@
-package arrowio
+package arrowio_test
 
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -106,11 +108,11 @@ func (d *typeDeck) next(prefer func(arrow.DataType) bool) flatType {
 func randomColumn(t *testing.T, mem memory.Allocator, dt arrow.DataType, n int, nullFrac float64, lowCard bool, rng *rand.Rand) arrow.Array {
 	t.Helper()
 	if d, ok := dt.(*arrow.Decimal256Type); ok && d.Precision <= 38 {
-		narrow := randomArray(t, mem, &arrow.Decimal128Type{Precision: d.Precision, Scale: d.Scale}, n, nullFrac, lowCard, rng)
+		narrow := arrowiotest.RandomArray(t, mem, &arrow.Decimal128Type{Precision: d.Precision, Scale: d.Scale}, n, nullFrac, lowCard, rng)
 		defer narrow.Release()
 		return castColumn(t, mem, narrow, dt)
 	}
-	return randomArray(t, mem, dt, n, nullFrac, lowCard, rng)
+	return arrowiotest.RandomArray(t, mem, dt, n, nullFrac, lowCard, rng)
 }
 
 // castColumn returns the values of a as type to (a itself, retained, when

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"context"
@@ -9,10 +9,13 @@ import (
 	"runtime/metrics"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -37,7 +40,7 @@ func streamFile(t *testing.T, groups int) string {
 		{Name: "c", Type: arrow.PrimitiveTypes.Int32},
 	}, nil)
 	mem := memory.NewGoAllocator()
-	return writeTempFile(t, schema, WriteOptions{Compression: footer.CodecZstd, DataPageSize: 64 << 10, MaxRowGroupRows: streamGroupRows},
+	return arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Compression: footer.CodecZstd, DataPageSize: 64 << 10, MaxRowGroupRows: streamGroupRows},
 		groups, func(b int) arrow.RecordBatch {
 			rng := rand.New(rand.NewPCG(uint64(b), 77))
 			ids := array.NewInt64Builder(mem)
@@ -47,9 +50,9 @@ func streamFile(t *testing.T, groups int) string {
 			}
 			cols := []arrow.Array{
 				ids.NewArray(),
-				randomArray(t, mem, arrow.PrimitiveTypes.Float64, streamGroupRows, 0, false, rng),
-				randomArray(t, mem, arrow.BinaryTypes.String, streamGroupRows, 0.05, false, rng),
-				randomArray(t, mem, arrow.PrimitiveTypes.Int32, streamGroupRows, 0, true, rng),
+				arrowiotest.RandomArray(t, mem, arrow.PrimitiveTypes.Float64, streamGroupRows, 0, false, rng),
+				arrowiotest.RandomArray(t, mem, arrow.BinaryTypes.String, streamGroupRows, 0.05, false, rng),
+				arrowiotest.RandomArray(t, mem, arrow.PrimitiveTypes.Int32, streamGroupRows, 0, true, rng),
 			}
 			defer releaseAll(cols)
 			return array.NewRecordBatch(schema, cols, streamGroupRows)
@@ -104,7 +107,7 @@ func streamRead(t *testing.T, source, path string) streamStats {
 		}
 	}
 	mem := &peakAllocator{}
-	opts := ReadOptions{Allocator: mem, BatchSize: streamBatch, Parallelism: 1}
+	opts := arrowio.ReadOptions{Allocator: mem, BatchSize: streamBatch, Parallelism: 1}
 	var st streamStats
 	// Two collections empty the sync.Pools in which the recycling
 	// allocator keeps released buffers: earlier tests leave gigabytes

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/codec/codectest"
-	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -174,14 +174,14 @@ func TestCorpusFullyWritten(t *testing.T) {
 			}
 			for _, batch := range batchSizes {
 				err := checkFullyWritten(t, fmt.Sprintf("batch %d", batch), func(mem memory.Allocator) (arrow.Table, error) {
-					opts := ReadOptions{Allocator: mem, BatchSize: batch}
+					opts := arrowio.ReadOptions{Allocator: mem, BatchSize: batch}
 					if len(corpus.EncryptionKeys(rel)) > 0 {
 						opts.Decryption = corpusDecryption(rel)
 					}
-					tbl, _, err := readPath(path, opts, batch > 0)
+					tbl, err := readPath(path, opts, batch > 0)
 					return tbl, err
 				})
-				if err != nil && !errors.Is(err, errs.ErrUnsupported) && !errors.Is(err, context.Canceled) {
+				if err != nil && !errors.Is(err, arrowio.ErrUnsupported) && !errors.Is(err, context.Canceled) {
 					t.Logf("not read: %v", err)
 				}
 			}
@@ -192,11 +192,11 @@ func TestCorpusFullyWritten(t *testing.T) {
 // decodedSize returns the total uncompressed size of the row groups of
 // the corpus file rel at path, or 0 when it does not open.
 func decodedSize(path, rel string) int64 {
-	opts := ReadOptions{}
+	opts := arrowio.ReadOptions{}
 	if len(corpus.EncryptionKeys(rel)) > 0 {
 		opts.Decryption = corpusDecryption(rel)
 	}
-	rd, err := OpenFile(path, opts)
+	rd, err := arrowio.OpenFile(path, opts)
 	if err != nil {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,11 +32,11 @@ func TestWriterWrongSchemaKeepsWriterUsable(t *testing.T) {
 	defer other.Release()
 
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, rec.Schema(), WriteOptions{})
+	w, err := arrowio.NewWriter(&buf, rec.Schema(), arrowio.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(other); !errors.Is(err, ErrSchemaMismatch) {
+	if err := w.Write(other); !errors.Is(err, arrowio.ErrSchemaMismatch) {
 		t.Fatalf("Write with another schema: %v, want ErrSchemaMismatch", err)
 	}
 	if err := w.Write(rec); err != nil {
@@ -46,7 +48,7 @@ func TestWriterWrongSchemaKeepsWriterUsable(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
-	if err := w.Write(rec); !errors.Is(err, ErrWriterClosed) {
+	if err := w.Write(rec); !errors.Is(err, arrowio.ErrWriterClosed) {
 		t.Fatalf("Write after Close: %v, want ErrWriterClosed", err)
 	}
 	checkReadBack(t, buf.Bytes(), fields, cols, true)
@@ -65,7 +67,7 @@ func TestWriterNullInRequiredColumn(t *testing.T) {
 	defer good.Release()
 	fields := []arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, arrow.NewSchema(fields, nil), WriteOptions{})
+	w, err := arrowio.NewWriter(&buf, arrow.NewSchema(fields, nil), arrowio.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +109,11 @@ func TestWriterFailingIOWriter(t *testing.T) {
 	defer releaseAll(cols)
 	rec := record(fields, cols)
 	defer rec.Release()
-	full := writeFile(t, rec.Schema(), WriteOptions{MaxRowGroupRows: 700, Parallelism: 4}, rec)
+	full := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{MaxRowGroupRows: 700, Parallelism: 4}, rec)
 	goroutines := runtime.NumGoroutine()
 	for _, at := range []int{0, 3, 4, 100, len(full) / 2, len(full) - 9, len(full) - 1} {
 		fw := &failingWriter{n: at}
-		w, err := NewWriter(fw, rec.Schema(), WriteOptions{MaxRowGroupRows: 700, Parallelism: 4})
+		w, err := arrowio.NewWriter(fw, rec.Schema(), arrowio.WriteOptions{MaxRowGroupRows: 700, Parallelism: 4})
 		if err != nil {
 			if !errors.Is(err, errDiskFull) {
 				t.Fatalf("NewWriter failing at %d: %v", at, err)
@@ -123,7 +125,7 @@ func TestWriterFailingIOWriter(t *testing.T) {
 		if !errors.Is(werr, errDiskFull) && !errors.Is(cerr, errDiskFull) {
 			t.Fatalf("failing at byte %d: Write %v, Close %v", at, werr, cerr)
 		}
-		if werr != nil && !errors.Is(w.Write(rec), ErrWriterClosed) {
+		if werr != nil && !errors.Is(w.Write(rec), arrowio.ErrWriterClosed) {
 			t.Fatalf("failing at byte %d: a later Write must fail", at)
 		}
 	}
@@ -144,9 +146,9 @@ func TestWriterOutputIndependentOfParallelism(t *testing.T) {
 	defer releaseAll(cols)
 	rec := record(fields, cols)
 	defer rec.Release()
-	want := writeFile(t, rec.Schema(), WriteOptions{Parallelism: 1, Compression: footer.CodecZstd}, rec)
+	want := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{Parallelism: 1, Compression: footer.CodecZstd}, rec)
 	for _, p := range []int{2, 3, 16} {
-		if got := writeFile(t, rec.Schema(), WriteOptions{Parallelism: p, Compression: footer.CodecZstd}, rec); !bytes.Equal(got, want) {
+		if got := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{Parallelism: p, Compression: footer.CodecZstd}, rec); !bytes.Equal(got, want) {
 			t.Fatalf("parallelism %d writes other bytes than 1", p)
 		}
 	}
@@ -158,22 +160,22 @@ func TestNewWriterErrors(t *testing.T) {
 	cases := []struct {
 		name   string
 		schema *arrow.Schema
-		opts   WriteOptions
+		opts   arrowio.WriteOptions
 		want   string
 	}{
-		{"union", arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.SparseUnionOf([]arrow.Field{{Name: "x", Type: i32}}, []arrow.UnionTypeCode{0})}}, nil), WriteOptions{}, `"u"`},
-		{"union in a list", arrow.NewSchema([]arrow.Field{{Name: "l", Type: arrow.ListOf(arrow.SparseUnionOf([]arrow.Field{{Name: "x", Type: i32}}, []arrow.UnionTypeCode{0}))}}, nil), WriteOptions{}, `"l.`},
-		{"unknown column", flat, WriteOptions{Columns: map[string]ColumnOptions{"b": {}}}, `"b"`},
-		{"encoding misfit", flat, WriteOptions{Columns: map[string]ColumnOptions{"s": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}}}, `"s"`},
-		{"LZ4", flat, WriteOptions{Compression: footer.CodecLZ4}, "LZ4"},
-		{"zstd level", flat, WriteOptions{Compression: footer.CodecZstd, CompressionLevel: footer.Some(99)}, "99"},
-		{"page version", flat, WriteOptions{PageVersion: 3}, "page version"},
-		{"ARROW:schema", flat, WriteOptions{KeyValueMetadata: []footer.KeyValue{{Key: ArrowSchemaKey}}}, ArrowSchemaKey},
+		{"union", arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.SparseUnionOf([]arrow.Field{{Name: "x", Type: i32}}, []arrow.UnionTypeCode{0})}}, nil), arrowio.WriteOptions{}, `"u"`},
+		{"union in a list", arrow.NewSchema([]arrow.Field{{Name: "l", Type: arrow.ListOf(arrow.SparseUnionOf([]arrow.Field{{Name: "x", Type: i32}}, []arrow.UnionTypeCode{0}))}}, nil), arrowio.WriteOptions{}, `"l.`},
+		{"unknown column", flat, arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"b": {}}}, `"b"`},
+		{"encoding misfit", flat, arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"s": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}}}, `"s"`},
+		{"LZ4", flat, arrowio.WriteOptions{Compression: footer.CodecLZ4}, "LZ4"},
+		{"zstd level", flat, arrowio.WriteOptions{Compression: footer.CodecZstd, CompressionLevel: footer.Some(99)}, "99"},
+		{"page version", flat, arrowio.WriteOptions{PageVersion: 3}, "page version"},
+		{"ARROW:schema", flat, arrowio.WriteOptions{KeyValueMetadata: []footer.KeyValue{{Key: arrowio.ArrowSchemaKey}}}, arrowio.ArrowSchemaKey},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := NewWriter(io.Discard, c.schema, c.opts)
-			if !errors.Is(err, errs.ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+			_, err := arrowio.NewWriter(io.Discard, c.schema, c.opts)
+			if !errors.Is(err, arrowio.ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want ErrUnsupported naming %s", err, c.want)
 			}
 		})
@@ -184,18 +186,18 @@ func TestWriterMetadata(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	rng := rand.New(rand.NewPCG(8, 8))
-	arr := randomArray(t, mem, arrow.BinaryTypes.String, 5000, 0.25, true, rng)
+	arr := arrowiotest.RandomArray(t, mem, arrow.BinaryTypes.String, 5000, 0.25, true, rng)
 	defer arr.Release()
 	fields := []arrow.Field{{Name: "s", Type: arr.DataType(), Nullable: true}}
 	rec := record(fields, []arrow.Array{arr})
 	defer rec.Release()
 	kv := []footer.KeyValue{{Key: "k", Value: footer.Some("v")}}
-	buf := writeFile(t, rec.Schema(), WriteOptions{MaxRowGroupRows: 2000, KeyValueMetadata: kv}, rec)
+	buf := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{MaxRowGroupRows: 2000, KeyValueMetadata: kv}, rec)
 	md := readMeta(t, buf)
 	if !strings.HasPrefix(md.CreatedBy.Value, "quiver version ") {
 		t.Errorf("created_by %q", md.CreatedBy.Value)
 	}
-	if len(md.KeyValueMetadata) != 2 || md.KeyValueMetadata[0].Key != ArrowSchemaKey || md.KeyValueMetadata[1] != kv[0] {
+	if len(md.KeyValueMetadata) != 2 || md.KeyValueMetadata[0].Key != arrowio.ArrowSchemaKey || md.KeyValueMetadata[1] != kv[0] {
 		t.Errorf("key-value metadata %v", md.KeyValueMetadata)
 	}
 	if md.NumRows != 5000 || len(md.RowGroups) != 3 {
@@ -237,14 +239,14 @@ func TestWriterMetadata(t *testing.T) {
 func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, testRows(40000), true, 10)
+	fields, cols := matrixColumns(t, mem, arrowiotest.Rows(40000), true, 10)
 	defer releaseAll(cols)
 	big := record(fields, cols)
 	defer big.Release()
 	small := big.NewSlice(0, big.NumRows()/40)
 	defer small.Release()
-	for _, opts := range []WriteOptions{{Parallelism: 1}, {Parallelism: 1, DisableDictionary: true, Compression: footer.CodecSnappy, PageVersion: PageV2}} {
-		w, err := NewWriter(io.Discard, big.Schema(), opts)
+	for _, opts := range []arrowio.WriteOptions{{Parallelism: 1}, {Parallelism: 1, DisableDictionary: true, Compression: footer.CodecSnappy, PageVersion: arrowio.PageV2}} {
+		w, err := arrowio.NewWriter(io.Discard, big.Schema(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}

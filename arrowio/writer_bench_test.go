@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -90,24 +91,24 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // benchConfig is one writer configuration, as Quiver and pqarrow options.
 type benchConfig struct {
 	name string
-	ours WriteOptions
+	ours arrowio.WriteOptions
 	pq   func(*arrow.Schema) []parquet.WriterProperty
 }
 
 var benchConfigs = []benchConfig{
-	{"dict-snappy", WriteOptions{Compression: footer.CodecSnappy},
+	{"dict-snappy", arrowio.WriteOptions{Compression: footer.CodecSnappy},
 		func(*arrow.Schema) []parquet.WriterProperty {
 			return []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy)}
 		}},
-	{"plain", WriteOptions{DisableDictionary: true},
+	{"plain", arrowio.WriteOptions{DisableDictionary: true},
 		func(*arrow.Schema) []parquet.WriterProperty {
 			return []parquet.WriterProperty{parquet.WithDictionaryDefault(false)}
 		}},
-	{"zstd-v2", WriteOptions{Compression: footer.CodecZstd, PageVersion: PageV2},
+	{"zstd-v2", arrowio.WriteOptions{Compression: footer.CodecZstd, PageVersion: arrowio.PageV2},
 		func(*arrow.Schema) []parquet.WriterProperty {
 			return []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDataPageVersion(parquet.DataPageV2)}
 		}},
-	{"delta", WriteOptions{DisableDictionary: true, PageVersion: PageV2, Compression: footer.CodecSnappy, Columns: map[string]ColumnOptions{
+	{"delta", arrowio.WriteOptions{DisableDictionary: true, PageVersion: arrowio.PageV2, Compression: footer.CodecSnappy, Columns: map[string]arrowio.ColumnOptions{
 		"key": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}, "qty": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)},
 		"date": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}, "mode": {Encoding: footer.Some(footer.EncodingDeltaByteArray)},
 		"comment": {Encoding: footer.Some(footer.EncodingDeltaLengthByteArray)}}},
@@ -148,7 +149,7 @@ func BenchmarkWriter(b *testing.B) {
 			{"quiver", func(buf io.Writer) error {
 				opts := c.ours
 				opts.Parallelism = 1
-				w, err := NewWriter(buf, rec.Schema(), opts)
+				w, err := arrowio.NewWriter(buf, rec.Schema(), opts)
 				if err != nil {
 					return err
 				}
@@ -176,7 +177,7 @@ func BenchmarkWriter(b *testing.B) {
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("config=%s/impl=%s", c.name, im.name), func(b *testing.B) {
 				var out countingWriter
-				b.SetBytes(recordSize(rec))
+				b.SetBytes(batchBytes(rec))
 				b.ReportAllocs()
 				for b.Loop() {
 					out = 0

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/quiverio/quiver/arrowio"
 )
 
 // TestDictionaryStopsPaying writes a column of distinct keys and one of
@@ -28,7 +29,7 @@ func TestDictionaryStopsPaying(t *testing.T) {
 	fields := []arrow.Field{{Name: "key", Type: arrow.PrimitiveTypes.Int64}, {Name: "small", Type: arrow.PrimitiveTypes.Int64}}
 	cols := []arrow.Array{keys.NewArray(), small.NewArray()}
 	defer releaseAll(cols)
-	buf := roundTrip(t, mem, WriteOptions{DataPageSize: 8 << 10}, fields, cols)
+	buf := roundTrip(t, mem, arrowio.WriteOptions{DataPageSize: 8 << 10}, fields, cols)
 	r := pqMetadata(t, buf)
 	defer r.Close()
 	for i, wantPlain := range []bool{true, false} {

@@ -1,12 +1,16 @@
-package arrowio
+package arrowio_test
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/schema"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -18,12 +22,12 @@ import (
 
 // roundTrip writes the columns with opts and checks that pqarrow reads
 // back the same values and types.
-func roundTrip(t *testing.T, mem memory.Allocator, opts WriteOptions, fields []arrow.Field, cols []arrow.Array) []byte {
+func roundTrip(t *testing.T, mem memory.Allocator, opts arrowio.WriteOptions, fields []arrow.Field, cols []arrow.Array) []byte {
 	t.Helper()
 	schema := arrow.NewSchema(fields, nil)
 	rec := array.NewRecordBatch(schema, cols, int64(cols[0].Len()))
 	defer rec.Release()
-	buf := writeFile(t, schema, opts, rec)
+	buf := arrowiotest.WriteFile(t, schema, opts, rec)
 	checkReadBack(t, buf, fields, cols, true)
 	return buf
 }
@@ -33,7 +37,7 @@ func roundTrip(t *testing.T, mem memory.Allocator, opts WriteOptions, fields []a
 func checkReadBack(t *testing.T, buf []byte, fields []arrow.Field, cols []arrow.Array, pq bool) {
 	t.Helper()
 	for i, got := range quiverRead(t, buf) {
-		t.Run("quiver/"+fields[i].Name, func(t *testing.T) { assertSameValues(t, cols[i], got) })
+		t.Run("quiver/"+fields[i].Name, func(t *testing.T) { arrowiotest.AssertSameValues(t, cols[i], got) })
 		got.Release()
 	}
 	for _, f := range fields {
@@ -48,13 +52,13 @@ func checkReadBack(t *testing.T, buf []byte, fields []arrow.Field, cols []arrow.
 	}
 	for i, c := range cols {
 		got := columnOf(t, memory.DefaultAllocator, tbl, i)
-		t.Run("pqarrow/"+fields[i].Name, func(t *testing.T) { assertSameValues(t, c, got) })
+		t.Run("pqarrow/"+fields[i].Name, func(t *testing.T) { arrowiotest.AssertSameValues(t, c, got) })
 		got.Release()
 	}
 }
 
 func TestWriterTypesRoundTrip(t *testing.T) {
-	for _, dt := range flatTypes {
+	for _, dt := range arrowiotest.FlatTypes {
 		t.Run(typeName(dt), func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 			defer mem.AssertSize(t, 0)
@@ -71,7 +75,7 @@ func TestWriterTypesRoundTrip(t *testing.T) {
 						frac = 0.2
 					}
 					fields = append(fields, arrow.Field{Name: string(rune('a' + len(fields))), Type: dt, Nullable: nullable})
-					cols = append(cols, randomArray(t, mem, dt, testRows(3000), frac, low, rng))
+					cols = append(cols, arrowiotest.RandomArray(t, mem, dt, arrowiotest.Rows(3000), frac, low, rng))
 				}
 			}
 			defer func() {
@@ -79,7 +83,7 @@ func TestWriterTypesRoundTrip(t *testing.T) {
 					c.Release()
 				}
 			}()
-			roundTrip(t, mem, WriteOptions{}, fields, cols)
+			roundTrip(t, mem, arrowio.WriteOptions{}, fields, cols)
 		})
 	}
 }
@@ -100,7 +104,7 @@ func matrixColumns(t *testing.T, mem memory.Allocator, n int, lowCard bool, seed
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i, dt := range matrixTypes {
-		full := randomArray(t, mem, dt, n+10, 0.1, lowCard, rng)
+		full := arrowiotest.RandomArray(t, mem, dt, n+10, 0.1, lowCard, rng)
 		cols = append(cols, array.NewSlice(full, 7, int64(n+7)))
 		full.Release()
 		fields = append(fields, arrow.Field{Name: fmt.Sprintf("c%d", i), Type: dt, Nullable: true})
@@ -128,7 +132,7 @@ func encodingsOf(t *testing.T, buf []byte) [][]parquet.Encoding {
 func TestWriterEncodings(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, testRows(5000), false, 1)
+	fields, cols := matrixColumns(t, mem, arrowiotest.Rows(5000), false, 1)
 	defer releaseAll(cols)
 	// pqarrow reads DELTA_BYTE_ARRAY only for BYTE_ARRAY ("unimplemented
 	// encoding type" for FIXED_LEN_BYTE_ARRAY): that case is checked with
@@ -142,15 +146,27 @@ func TestWriterEncodings(t *testing.T) {
 		{footer.EncodingDeltaLengthByteArray, -1, true}, {footer.EncodingDeltaByteArray, footer.TypeByteArray, true},
 		{footer.EncodingDeltaByteArray, footer.TypeFixedLenByteArray, false}, {footer.EncodingByteStreamSplit, -1, true},
 	}
+	// The physical type of each column, from a file written with the
+	// defaults; an encoding fits a column when NewWriter takes it.
+	plain := record(fields, cols)
+	plainFile := arrowiotest.WriteFile(t, plain.Schema(), arrowio.WriteOptions{}, plain)
+	ft, err := footer.ReadFooter(bytes.NewReader(plainFile), int64(len(plainFile)))
+	plain.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := func(enc footer.Encoding, f arrow.Field) bool {
+		_, err := arrowio.NewWriter(io.Discard, arrow.NewSchema([]arrow.Field{f}, nil), arrowio.WriteOptions{Encoding: footer.Some(enc)})
+		return err == nil
+	}
 	for _, c := range cases {
-		for _, v := range []PageVersion{PageV1, PageV2} {
+		for _, v := range []arrowio.PageVersion{arrowio.PageV1, arrowio.PageV2} {
 			t.Run(fmt.Sprintf("%s/%d/v%d", c.enc, c.only, v), func(t *testing.T) {
-				opts := WriteOptions{PageVersion: v, DisableDictionary: true, DataPageSize: 4096, Columns: map[string]ColumnOptions{}}
+				opts := arrowio.WriteOptions{PageVersion: v, DisableDictionary: true, DataPageSize: 4096, Columns: map[string]arrowio.ColumnOptions{}}
 				want := map[int]bool{}
 				for i, f := range fields {
-					leaf, _ := schema.ParquetLeafOf(f.Type)
-					if encodingFits(c.enc, leaf.Physical) && (c.only < 0 || c.only == leaf.Physical) {
-						opts.Columns[f.Name] = ColumnOptions{Encoding: footer.Some(c.enc)}
+					if phys := ft.Schema.Leaves[i].Physical; fits(c.enc, f) && (c.only < 0 || c.only == phys) {
+						opts.Columns[f.Name] = arrowio.ColumnOptions{Encoding: footer.Some(c.enc)}
 						want[i] = true
 					}
 				}
@@ -159,7 +175,7 @@ func TestWriterEncodings(t *testing.T) {
 				}
 				rec := record(fields, cols)
 				defer rec.Release()
-				buf := writeFile(t, rec.Schema(), opts, rec)
+				buf := arrowiotest.WriteFile(t, rec.Schema(), opts, rec)
 				checkReadBack(t, buf, fields, cols, c.pq)
 				for i, encs := range encodingsOf(t, buf) {
 					if want[i] && !slices.Contains(encs, parquet.Encoding(c.enc)) {
@@ -186,16 +202,16 @@ func releaseAll(cols []arrow.Array) {
 func TestWriterCodecs(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, testRows(3000), true, 2)
+	fields, cols := matrixColumns(t, mem, arrowiotest.Rows(3000), true, 2)
 	defer releaseAll(cols)
 	for _, codec := range []footer.CompressionCodec{footer.CodecUncompressed, footer.CodecSnappy, footer.CodecGzip,
 		footer.CodecBrotli, footer.CodecZstd, footer.CodecLZ4Raw} {
-		for _, v := range []PageVersion{PageV1, PageV2} {
+		for _, v := range []arrowio.PageVersion{arrowio.PageV1, arrowio.PageV2} {
 			t.Run(fmt.Sprintf("%s/v%d", codec, v), func(t *testing.T) {
-				opts := WriteOptions{Compression: codec, PageVersion: v, DataPageSize: 2048}
+				opts := arrowio.WriteOptions{Compression: codec, PageVersion: v, DataPageSize: 2048}
 				rec := record(fields, cols)
 				defer rec.Release()
-				buf := writeFile(t, rec.Schema(), opts, rec)
+				buf := arrowiotest.WriteFile(t, rec.Schema(), opts, rec)
 				checkReadBack(t, buf, fields, cols, true)
 			})
 		}
@@ -205,27 +221,27 @@ func TestWriterCodecs(t *testing.T) {
 func TestWriterPagesAndRowGroups(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, testRows(4000), false, 3)
+	fields, cols := matrixColumns(t, mem, arrowiotest.Rows(4000), false, 3)
 	defer releaseAll(cols)
 	cases := []struct {
 		name string
-		opts WriteOptions
+		opts arrowio.WriteOptions
 	}{
-		{"tiny pages", WriteOptions{DataPageSize: 1}},
-		{"page rows", WriteOptions{DataPageRows: 333, PageVersion: PageV2}},
-		{"large pages", WriteOptions{DataPageSize: 64 << 20}},
-		{"dictionary fallback", WriteOptions{DictionaryPageSizeLimit: 2000, DataPageSize: 3000}},
-		{"row groups of 1000", WriteOptions{MaxRowGroupRows: 1000}},
-		{"row groups of 1", WriteOptions{MaxRowGroupRows: 1, DisableDictionary: true}},
-		{"row group bytes", WriteOptions{MaxRowGroupBytes: 50000, Compression: footer.CodecSnappy}},
-		{"no statistics or CRC", WriteOptions{DisableStatistics: true, DisableCRC: true}},
-		{"page statistics", WriteOptions{PageStatistics: true, DataPageSize: 2000}},
-		{"sequential", WriteOptions{Parallelism: 1}},
+		{"tiny pages", arrowio.WriteOptions{DataPageSize: 1}},
+		{"page rows", arrowio.WriteOptions{DataPageRows: 333, PageVersion: arrowio.PageV2}},
+		{"large pages", arrowio.WriteOptions{DataPageSize: 64 << 20}},
+		{"dictionary fallback", arrowio.WriteOptions{DictionaryPageSizeLimit: 2000, DataPageSize: 3000}},
+		{"row groups of 1000", arrowio.WriteOptions{MaxRowGroupRows: 1000}},
+		{"row groups of 1", arrowio.WriteOptions{MaxRowGroupRows: 1, DisableDictionary: true}},
+		{"row group bytes", arrowio.WriteOptions{MaxRowGroupBytes: 50000, Compression: footer.CodecSnappy}},
+		{"no statistics or CRC", arrowio.WriteOptions{DisableStatistics: true, DisableCRC: true}},
+		{"page statistics", arrowio.WriteOptions{PageStatistics: true, DataPageSize: 2000}},
+		{"sequential", arrowio.WriteOptions{Parallelism: 1}},
 	}
 	if testing.Short() {
 		cases = slices.DeleteFunc(cases, func(c struct {
 			name string
-			opts WriteOptions
+			opts arrowio.WriteOptions
 		}) bool {
 			return c.opts.MaxRowGroupRows == 1
 		})
@@ -234,7 +250,7 @@ func TestWriterPagesAndRowGroups(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rec := record(fields, cols)
 			defer rec.Release()
-			buf := writeFile(t, rec.Schema(), c.opts, rec)
+			buf := arrowiotest.WriteFile(t, rec.Schema(), c.opts, rec)
 			checkReadBack(t, buf, fields, cols, true)
 		})
 	}
