@@ -168,7 +168,7 @@ func TestNestedPropertyPqarrow(t *testing.T) {
 				got := readNestedFile(t, mem, nc.file, bs)
 				compareNested(t, nc.rec, got, bs)
 				got.Release()
-				checkFullyWritten(t, fmt.Sprintf("batch %d", bs), func(mem memory.Allocator) (arrow.Table, error) {
+				checkReadMemory(t, fmt.Sprintf("batch %d", bs), func(mem memory.Allocator) (arrow.Table, error) {
 					return readNestedFile(t, mem, nc.file, bs), nil
 				})
 			}

@@ -137,19 +137,3 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("row group -1 read")
 	}
 }
-
-func TestRowGroupSelection(t *testing.T) {
-	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{RowGroups: []int{1}, Columns: []string{"trip_id"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	tbl, err := rd.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tbl.Release()
-	if tbl.NumRows() != 500 {
-		t.Errorf("%d rows from row group 1, want 500", tbl.NumRows())
-	}
-}

@@ -375,7 +375,7 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 		// filtered read gathers rows from several pages.
 		filter = pageindex.Not(pageindex.IsNull(want.Schema().Field(0).Name))
 	}
-	err = checkFullyWritten(t, desc, func(mem memory.Allocator) (arrow.Table, error) {
+	err = checkReadMemory(t, desc, func(mem memory.Allocator) (arrow.Table, error) {
 		r, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Filter: filter})
 		if err != nil {
 			return nil, err
