@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
@@ -193,29 +194,18 @@ func readNestedFile(t *testing.T, mem memory.Allocator, file []byte, batch int) 
 		}
 		return tbl
 	}
-	rr, err := rd.RecordReader(context.Background())
+	tbl, err := arrowiotest.ReadBatches(rd)
 	if err != nil {
-		t.Fatalf("RecordReader: %v", err)
-	}
-	defer rr.Release()
-	var recs []arrow.RecordBatch
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		if rec.NumRows() > int64(batch) {
-			t.Errorf("batch of %d rows for BatchSize %d", rec.NumRows(), batch)
-		}
-		rec.Retain()
-		recs = append(recs, rec)
-	}
-	if err := rr.Err(); err != nil {
 		t.Fatalf("RecordReader (batch %d): %v", batch, err)
 	}
-	return array.NewTableFromRecords(rd.Schema(), recs)
+	if tbl.NumCols() > 0 {
+		for _, b := range tbl.Column(0).Data().Chunks() { // a chunk per batch
+			if b.Len() > batch {
+				t.Errorf("batch of %d rows for BatchSize %d", b.Len(), batch)
+			}
+		}
+	}
+	return tbl
 }
 
 // compareNested checks that table got holds rec's columns, value for

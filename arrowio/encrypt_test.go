@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
-
-	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,10 +17,12 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // encSchema is the schema of the encryption round trips: flat required
@@ -339,5 +343,251 @@ func TestArrowGoEncryptedFilesRead(t *testing.T) {
 			assertTableHolds(t, rec, got, mem)
 			got.Release()
 		})
+	}
+}
+
+// readAllBytes opens img with opts and reads every column; it returns the
+// table or the first error.
+func readAllBytes(img []byte, opts arrowio.ReadOptions) (arrow.Table, error) {
+	rd, err := arrowio.Open(bytes.NewReader(img), int64(len(img)), opts)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return rd.ReadTable(context.Background())
+}
+
+// unauthenticated returns the byte ranges of img where a change may alter
+// the data read without failing authentication: the chunks of plaintext
+// columns and, under AES_GCM_CTR_V1, the chunks of encrypted columns
+// (their page bodies are CTR modules, which have no tag).
+func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []arrowiotest.Range {
+	tail, err := footer.ReadTail(bytes.NewReader(img), int64(len(img)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft, crypt, err := encrypt.OpenFooter(tail, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []arrowiotest.Range
+	for _, rg := range ft.Meta.RowGroups {
+		for _, cc := range rg.Columns {
+			if cc.CryptoMetadata != nil && crypt.Algorithm() == encrypt.AesGcmV1 {
+				continue
+			}
+			start, end := chunkSpan(cc.MetaData)
+			out = append(out, arrowiotest.Range{Start: start, End: end})
+		}
+	}
+	return out
+}
+
+// flipBytes flips one bit in every stride-th byte of img (a copy) and
+// checks each result: an error, the original data, or, for bytes outside
+// the authenticated modules, anything but a panic.
+func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, stride int) (errs, same, open int) {
+	want, err := readAllBytes(bytes.Clone(img), arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Release()
+	free := unauthenticated(t, bytes.Clone(img), cfg())
+	buf := make([]byte, len(img))
+	for at := 0; at < len(img); at += stride {
+		copy(buf, img)
+		buf[at] ^= 0x04
+		got, err := readAllBytes(buf, arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1})
+		if err != nil {
+			errs++
+			continue
+		}
+		equal := array.TableApproxEqual(got, want, array.WithNaNsEqual(true))
+		got.Release()
+		if equal {
+			same++
+			continue
+		}
+		inFree := false
+		for _, r := range free {
+			inFree = inFree || (int64(at) >= r.Start && int64(at) < r.End)
+		}
+		if !inFree {
+			t.Errorf("byte %d flipped: read without error and returned other data", at)
+		}
+		open++
+	}
+	return errs, same, open
+}
+
+// TestEncryptedByteFlips flips bytes across whole encrypted corpus files:
+// a flip inside an authenticated module (footer, footer signature, column
+// metadata, page headers, GCM pages) must fail, never return other data
+// and never panic.
+func TestEncryptedByteFlips(t *testing.T) {
+	root, rels := encryptedCorpus(t)
+	for _, rel := range rels {
+		t.Run(rel, func(t *testing.T) {
+			img, err := os.ReadFile(filepath.Join(root, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stride := 1 + len(img)/4000 // every second or third byte of most files
+			if testing.Short() {
+				stride *= 11
+			}
+			errs, same, open := flipBytes(t, img, func() *encrypt.DecryptionConfig { return corpusDecryption(rel) }, stride)
+			t.Logf("%d bytes: %d flips failed, %d read the same data, %d changed unauthenticated data", len(img), errs, same, open)
+		})
+	}
+}
+
+// TestEncryptedPageIndexAndBloom writes page indexes and bloom filters
+// into encrypted files (both algorithms, both footer modes, uniform and
+// per-column keys): filtered reads return what they return on the same
+// data in plaintext, and the decrypted ColumnIndexes and bloom filters
+// equal the plaintext file's.
+func TestEncryptedPageIndexAndBloom(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	rec := encRecord(t, mem, 3000, 5)
+	defer rec.Release()
+	opts := arrowio.WriteOptions{MaxRowGroupRows: 1000, DataPageRows: 200, Columns: map[string]arrowio.ColumnOptions{
+		"a": {BloomFilter: &arrowio.BloomFilterOptions{}}, "b": {BloomFilter: &arrowio.BloomFilterOptions{}}}}
+	plainFile := arrowiotest.WriteFile(t, encSchema, opts, rec)
+	a := rec.Column(0).(*array.Int64)
+	b := rec.Column(1).(*array.String)
+	k := 17
+	for b.IsNull(k) {
+		k++
+	}
+	preds := []pageindex.Predicate{
+		pageindex.Eq("a", pageindex.Int(a.Value(k))),
+		pageindex.Eq("b", pageindex.String(b.Value(k))),
+		pageindex.And(pageindex.GreaterEq("a", pageindex.Int(a.Value(3))), pageindex.Less("c", pageindex.Float(100))),
+		pageindex.Eq("b", pageindex.String("absent from every row group")),
+		pageindex.IsNull("c"),
+	}
+	plainRd, err := arrowio.Open(bytes.NewReader(plainFile), int64(len(plainFile)), arrowio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plainRd.Close()
+	for _, alg := range []encrypt.Algorithm{encrypt.AesGcmV1, encrypt.AesGcmCtrV1} {
+		for _, m := range encModes(alg, 16) {
+			if m.enc.AADPrefix != nil {
+				continue // the AAD prefix is covered by the other encryption tests
+			}
+			t.Run(m.name, func(t *testing.T) {
+				o := opts
+				o.Encryption = &m.enc
+				file := arrowiotest.WriteFile(t, encSchema, o, rec)
+				for _, p := range preds {
+					got := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Decryption: &m.dec})
+					if want := filteredRows(t, plainFile, arrowio.ReadOptions{Filter: p}); !slices.Equal(got, want) {
+						t.Errorf("%v: %d rows from the encrypted file, %d from the plaintext one", p, len(got), len(want))
+					}
+				}
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rd.Close()
+				for rg := range rd.NumRowGroups() {
+					for _, col := range []string{"a", "b"} {
+						ci, oi, err := rd.PageIndex(rg, col)
+						if err != nil || ci == nil || oi == nil {
+							t.Fatalf("row group %d, %s: page index %v, %v: %v", rg, col, ci != nil, oi != nil, err)
+						}
+						wantCI, _, err := plainRd.PageIndex(rg, col)
+						if err != nil || !reflect.DeepEqual(ci, wantCI) {
+							t.Errorf("row group %d, %s: decrypted ColumnIndex differs from the plaintext file's (%v)", rg, col, err)
+						}
+						bf, err := rd.BloomFilter(rg, col)
+						if err != nil || bf == nil {
+							t.Fatalf("row group %d, %s: bloom filter: %v", rg, col, err)
+						}
+						wantBF, err := plainRd.BloomFilter(rg, col)
+						if err != nil || !reflect.DeepEqual(bf, wantBF) {
+							t.Errorf("row group %d, %s: decrypted bloom filter differs from the plaintext file's (%v)", rg, col, err)
+						}
+					}
+				}
+				// The index modules authenticate: without the keys of an
+				// encrypted column they cannot be read.
+				if m.enc.PlaintextFooter && m.enc.ColumnKeys != nil {
+					bare, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer bare.Close()
+					if _, _, err := bare.PageIndex(0, "b"); err == nil {
+						t.Error("read an encrypted column's page index without its key")
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestEncryptedCorpusBloomFilters reads the encrypted bloom filters and
+// page indexes of parquet-mr's encrypted file with both: every value of
+// an encrypted column is in its row group's decrypted filter, and a
+// filtered read on it equals the brute-force filter of the full read.
+func TestEncryptedCorpusBloomFilters(t *testing.T) {
+	const name = "encrypt_columns_and_footer_bloom_filter.parquet.encrypted"
+	file := readCorpus(t, name)
+	keys := corpus.EncryptionKeys(name)
+	dec := &encrypt.DecryptionConfig{KeyRetriever: encrypt.KeyMap(keys)}
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: dec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	found := 0
+	leaves := fileSchema(t, rd).Leaves
+	for rg := range rd.NumRowGroups() {
+		for _, leaf := range leaves {
+			col := leaf.DottedPath()
+			cc := &rd.Metadata().RowGroups[rg].Columns[leaf.Column]
+			if cc.CryptoMetadata == nil {
+				continue
+			}
+			if _, _, err := rd.PageIndex(rg, col); err != nil {
+				t.Errorf("row group %d, %s: page index: %v", rg, col, err)
+			}
+			bf, err := rd.BloomFilter(rg, col)
+			if err != nil {
+				t.Fatalf("row group %d, %s: bloom filter: %v", rg, col, err)
+			}
+			if bf != nil {
+				found++
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no encrypted bloom filter read")
+	}
+	// Values of the encrypted double column, looked up through its filter.
+	full := filteredRows(t, file, arrowio.ReadOptions{Decryption: dec})
+	if len(full) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, leaf := range leaves {
+		if leaf.Physical != footer.TypeDouble {
+			continue
+		}
+		tbl := readDecrypted(t, file, dec, memory.DefaultAllocator)
+		col := tbl.Column(tbl.Schema().FieldIndices(leaf.Path[0])[0]).Data().Chunk(0).(*array.Float64)
+		for _, row := range []int{0, col.Len() / 2, col.Len() - 1} {
+			if col.IsNull(row) {
+				continue
+			}
+			p := pageindex.Eq(leaf.DottedPath(), pageindex.Float(col.Value(row)))
+			got := filteredRows(t, file, arrowio.ReadOptions{Filter: p, Decryption: dec})
+			if want := bruteForceWith(t, file, p, arrowio.ReadOptions{Decryption: dec}); !slices.Equal(got, want) || len(got) == 0 {
+				t.Errorf("%v: %d rows, brute force %d", p, len(got), len(want))
+			}
+		}
+		tbl.Release()
 	}
 }
