@@ -33,99 +33,6 @@ func settleGoroutines(want int) int {
 	return n
 }
 
-func TestRecordReaderPartialConsumptionReleasesEverything(t *testing.T) {
-	before := runtime.NumGoroutine()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{Allocator: mem, BatchSize: 100, Parallelism: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr, err := rd.RecordReader(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rr.Next() {
-		t.Fatal(rr.Err())
-	}
-	kept := rr.RecordBatch()
-	kept.Retain()
-	rr.Next()
-	// Stop early: Release must wait for the prefetch and free the batch.
-	rr.Release()
-	if err := rd.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if kept.NumRows() != 100 {
-		t.Errorf("kept batch has %d rows", kept.NumRows())
-	}
-	kept.Release()
-	mem.AssertSize(t, 0)
-	if n := settleGoroutines(before); n > before {
-		t.Errorf("%d goroutines after Close, %d before", n, before)
-	}
-}
-
-func TestCancelStopsRecordReader(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{BatchSize: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	rr, err := rd.RecordReader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Release()
-	if !rr.Next() {
-		t.Fatal(rr.Err())
-	}
-	cancel()
-	n := 0
-	for rr.Next() {
-		n++
-	}
-	if !errors.Is(rr.Err(), context.Canceled) {
-		t.Errorf("Err() = %v after cancel, want context.Canceled", rr.Err())
-	}
-	// A cancelled reader finishes the batch it was decoding at most.
-	if n > 1 {
-		t.Errorf("%d batches after cancel", n)
-	}
-}
-
-func TestCancelledReadTable(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	if _, err := rd.ReadTable(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadTable with a cancelled context: %v", err)
-	}
-}
-
-func TestCloseTwiceAndUseAfterClose(t *testing.T) {
-	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rd.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := rd.Close(); err != nil {
-		t.Errorf("second Close: %v", err)
-	}
-	if _, err := rd.ReadTable(context.Background()); !errors.Is(err, arrowio.ErrClosed) {
-		t.Errorf("ReadTable after Close: %v", err)
-	}
-	if _, err := rd.RecordReader(context.Background()); !errors.Is(err, arrowio.ErrClosed) {
-		t.Errorf("RecordReader after Close: %v", err)
-	}
-}
-
 func TestOpenErrors(t *testing.T) {
 	if _, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{Columns: []string{"no_such"}}); !errors.Is(err, arrowio.ErrUnknownColumn) {
 		t.Errorf("unknown column: %v", err)
@@ -268,14 +175,18 @@ func checkGoroutines(t *testing.T, before, inArrowio int) {
 	}
 }
 
-// TestReaderGoroutinesEnd reads the file every way a Reader reads (a
-// whole table, a RecordReader drained to the end, a RecordReader whose
-// context is cancelled mid-way, a RecordReader abandoned with its prefetch
-// in flight, every row group with ReadRowGroup), from disk and from
-// memory, with Parallelism 1, 2 and 8. After Close (and the Release each
-// result needs) no goroutine the read started may be left, and a checked
-// allocator must hold no byte: decode workers, prefetches and pooled
-// buffers all end with the read.
+// TestReaderLifecycle reads the file every way a Reader reads (a whole
+// table, a table with a context cancelled before the read, a
+// RecordReader drained to the end, one whose context is cancelled
+// mid-way, one released after two batches with the first kept, one
+// abandoned with its prefetch in flight, every row group with
+// ReadRowGroup), from disk and from memory, with Parallelism 1, 2 and 8.
+// A cancelled read ends with context.Canceled, a RecordReader within a
+// batch of the cancel. After Close (and the Release each result needs) no
+// goroutine the read started may be left, and a checked allocator must
+// hold no byte but the kept batch's, which stays whole: decode workers,
+// prefetches and pooled buffers all end with the read. Closing again
+// does nothing, and reading after Close is ErrClosed.
 //
 // An unreleased RecordReader keeps its Reader open: Close does not stop
 // it but waits, until the RecordReader is released, for it to let go of
@@ -283,11 +194,11 @@ func checkGoroutines(t *testing.T, before, inArrowio int) {
 // "abandoned" case checks exactly that: Close still blocks 100 ms after
 // it is called, the prefetch goroutine has already ended by then (it
 // sends to a buffered channel), and Release lets Close return at once.
-func TestReaderGoroutinesEnd(t *testing.T) {
+func TestReaderLifecycle(t *testing.T) {
 	path, file := lifecycleFile(t)
 	const total = lifeGroups * lifeGroupRows
 	for _, source := range []string{"file", "bytes"} {
-		for _, how := range []string{"table", "drained", "cancelled", "abandoned", "rowgroups"} {
+		for _, how := range []string{"table", "table-cancelled", "drained", "cancelled", "partial", "abandoned", "rowgroups"} {
 			for _, par := range []int{1, 2, 8} {
 				t.Run(fmt.Sprintf("%s/%s/par=%d", source, how, par), func(t *testing.T) {
 					before, inArrowio := runtime.NumGoroutine(), len(arrowioStacks())
@@ -301,7 +212,30 @@ func TestReaderGoroutinesEnd(t *testing.T) {
 					}()
 					ctx, cancel := context.WithCancel(context.Background())
 					defer cancel()
+					var kept arrow.RecordBatch
 					switch how {
+					case "table-cancelled":
+						cancel()
+						if tbl, err := rd.ReadTable(ctx); !errors.Is(err, context.Canceled) {
+							t.Errorf("ReadTable with a cancelled context: %v", err)
+							if tbl != nil {
+								tbl.Release()
+							}
+						}
+					case "partial":
+						rr, err := rd.RecordReader(ctx)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !rr.Next() {
+							t.Fatal(rr.Err())
+						}
+						kept = rr.RecordBatch()
+						kept.Retain()
+						rr.Next()
+						// Stop early: Release must wait for the prefetch
+						// and free the batch it holds.
+						rr.Release()
 					case "table":
 						tbl, err := rd.ReadTable(ctx)
 						if err != nil {
@@ -405,6 +339,18 @@ func TestReaderGoroutinesEnd(t *testing.T) {
 						if err := rd.Close(); err != nil {
 							t.Fatal(err)
 						}
+					}
+					if err := rd.Close(); err != nil {
+						t.Errorf("second Close: %v", err)
+					}
+					if _, err := rd.ReadTable(context.Background()); !errors.Is(err, arrowio.ErrClosed) {
+						t.Errorf("ReadTable after Close: %v, want ErrClosed", err)
+					}
+					if kept != nil {
+						if kept.NumRows() != lifeBatch {
+							t.Errorf("the kept batch has %d rows after Close, want %d", kept.NumRows(), lifeBatch)
+						}
+						kept.Release()
 					}
 					checkGoroutines(t, before, inArrowio)
 					mem.AssertSize(t, 0)
