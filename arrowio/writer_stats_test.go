@@ -2,6 +2,7 @@ package arrowio_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,7 +11,6 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 
 	"github.com/quiverio/quiver/arrowio"
-	"github.com/quiverio/quiver/arrowio/internal/colwrite"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -144,10 +144,10 @@ func TestWriterFloatStatistics(t *testing.T) {
 			}
 			continue
 		}
-		if got := colwrite.PlainValue(c.min); !bytes.Equal(st.MinValue, got) {
+		if got := binary.LittleEndian.AppendUint64(nil, math.Float64bits(c.min)); !bytes.Equal(st.MinValue, got) {
 			t.Errorf("%v: min %x, want %x", c.vals, st.MinValue, got)
 		}
-		if got := colwrite.PlainValue(c.max); !bytes.Equal(st.MaxValue, got) {
+		if got := binary.LittleEndian.AppendUint64(nil, math.Float64bits(c.max)); !bytes.Equal(st.MaxValue, got) {
 			t.Errorf("%v: max %x, want %x", c.vals, st.MaxValue, got)
 		}
 	}
