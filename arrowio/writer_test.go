@@ -200,55 +200,50 @@ func releaseAll(cols []arrow.Array) {
 	}
 }
 
-func TestWriterCodecs(t *testing.T) {
+// TestWriterOptions writes the matrix columns under every codec in both
+// page versions (with few distinct values) and under page, row-group,
+// statistics, CRC and parallelism settings, and checks that Quiver's
+// reader and pqarrow read the values back.
+func TestWriterOptions(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, arrowiotest.Rows(3000), true, 2)
+	lowFields, lowCols := matrixColumns(t, mem, arrowiotest.Rows(3000), true, 2)
+	defer releaseAll(lowCols)
+	fields, cols := matrixColumns(t, mem, arrowiotest.Rows(4000), false, 3)
 	defer releaseAll(cols)
+	type optionCase struct {
+		name    string
+		opts    arrowio.WriteOptions
+		lowCard bool
+	}
+	var cases []optionCase
 	for _, codec := range []footer.CompressionCodec{footer.CodecUncompressed, footer.CodecSnappy, footer.CodecGzip,
 		footer.CodecBrotli, footer.CodecZstd, footer.CodecLZ4Raw} {
 		for _, v := range []arrowio.PageVersion{arrowio.PageV1, arrowio.PageV2} {
-			t.Run(fmt.Sprintf("%s/v%d", codec, v), func(t *testing.T) {
-				opts := arrowio.WriteOptions{Compression: codec, PageVersion: v, DataPageSize: 2048}
-				rec := record(fields, cols)
-				defer rec.Release()
-				buf := arrowiotest.WriteFile(t, rec.Schema(), opts, rec)
-				checkReadBack(t, buf, fields, cols, true)
-			})
+			cases = append(cases, optionCase{fmt.Sprintf("%s/v%d", codec, v), arrowio.WriteOptions{Compression: codec, PageVersion: v, DataPageSize: 2048}, true})
 		}
 	}
-}
-
-func TestWriterPagesAndRowGroups(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	fields, cols := matrixColumns(t, mem, arrowiotest.Rows(4000), false, 3)
-	defer releaseAll(cols)
-	cases := []struct {
-		name string
-		opts arrowio.WriteOptions
-	}{
-		{"tiny pages", arrowio.WriteOptions{DataPageSize: 1}},
-		{"page rows", arrowio.WriteOptions{DataPageRows: 333, PageVersion: arrowio.PageV2}},
-		{"large pages", arrowio.WriteOptions{DataPageSize: 64 << 20}},
-		{"dictionary fallback", arrowio.WriteOptions{DictionaryPageSizeLimit: 2000, DataPageSize: 3000}},
-		{"row groups of 1000", arrowio.WriteOptions{MaxRowGroupRows: 1000}},
-		{"row groups of 1", arrowio.WriteOptions{MaxRowGroupRows: 1, DisableDictionary: true}},
-		{"row group bytes", arrowio.WriteOptions{MaxRowGroupBytes: 50000, Compression: footer.CodecSnappy}},
-		{"no statistics or CRC", arrowio.WriteOptions{DisableStatistics: true, DisableCRC: true}},
-		{"page statistics", arrowio.WriteOptions{PageStatistics: true, DataPageSize: 2000}},
-		{"sequential", arrowio.WriteOptions{Parallelism: 1}},
-	}
-	if testing.Short() {
-		cases = slices.DeleteFunc(cases, func(c struct {
-			name string
-			opts arrowio.WriteOptions
-		}) bool {
-			return c.opts.MaxRowGroupRows == 1
-		})
-	}
+	cases = append(cases,
+		optionCase{"tiny pages", arrowio.WriteOptions{DataPageSize: 1}, false},
+		optionCase{"page rows", arrowio.WriteOptions{DataPageRows: 333, PageVersion: arrowio.PageV2}, false},
+		optionCase{"large pages", arrowio.WriteOptions{DataPageSize: 64 << 20}, false},
+		optionCase{"dictionary fallback", arrowio.WriteOptions{DictionaryPageSizeLimit: 2000, DataPageSize: 3000}, false},
+		optionCase{"row groups of 1000", arrowio.WriteOptions{MaxRowGroupRows: 1000}, false},
+		optionCase{"row groups of 1", arrowio.WriteOptions{MaxRowGroupRows: 1, DisableDictionary: true}, false},
+		optionCase{"row group bytes", arrowio.WriteOptions{MaxRowGroupBytes: 50000, Compression: footer.CodecSnappy}, false},
+		optionCase{"no statistics or CRC", arrowio.WriteOptions{DisableStatistics: true, DisableCRC: true}, false},
+		optionCase{"page statistics", arrowio.WriteOptions{PageStatistics: true, DataPageSize: 2000}, false},
+		optionCase{"sequential", arrowio.WriteOptions{Parallelism: 1}, false},
+	)
 	for _, c := range cases {
+		if testing.Short() && c.opts.MaxRowGroupRows == 1 {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
+			fields, cols := fields, cols
+			if c.lowCard {
+				fields, cols = lowFields, lowCols
+			}
 			rec := record(fields, cols)
 			defer rec.Release()
 			buf := arrowiotest.WriteFile(t, rec.Schema(), c.opts, rec)
