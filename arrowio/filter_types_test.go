@@ -277,7 +277,7 @@ func TestFilterTypedColumns(t *testing.T) {
 					want = append(want, int64(r))
 				}
 			}
-			got := readFilteredIDs(t, mem, buf, p, [][]string{nil, {"id"}}[rng.IntN(2)])
+			got := filteredIDs(t, mem, buf, p, [][]string{nil, {"id"}}[rng.IntN(2)], true, nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("quiver writer %v, file %d, filter %s: got %d rows %v, want %d rows %v", quiver, fi, p, len(got), got, len(want), want)
 			}
@@ -299,31 +299,6 @@ func writeArrowGoTyped(t testing.TB, rec arrow.RecordBatch, rgRows int64) []byte
 	return buf.Bytes()
 }
 
-// readFilteredIDs reads buf with filter p and columns cols (nil or
-// holding id) and returns the ids read.
-func readFilteredIDs(t *testing.T, mem memory.Allocator, buf []byte, p pageindex.Predicate, cols []string) []int64 {
-	t.Helper()
-	r, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{Filter: p, Columns: cols, Allocator: mem, BatchSize: 41})
-	if err != nil {
-		t.Fatalf("Open with filter %s: %v", p, err)
-	}
-	defer r.Close()
-	rr, err := r.RecordReader(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Release()
-	var out []int64
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		out = append(out, rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64).Int64Values()...)
-	}
-	if err := rr.Err(); err != nil {
-		t.Fatalf("filter %s: %v", p, err)
-	}
-	return out
-}
-
 // TestFilterInt96Unit checks that a filter on an INT96 column needs the
 // nanosecond read unit its literals are in.
 func TestFilterInt96Unit(t *testing.T) {
@@ -340,7 +315,7 @@ func TestFilterInt96Unit(t *testing.T) {
 	bld.Release()
 	buf := writeArrowGoTyped(t, rec, 10)
 	rec.Release()
-	if got := readFilteredIDs(t, mem, buf, pageindex.GreaterEq("ts", pageindex.Int(6_000_000_000)), nil); !slices.Equal(got, []int64{4, 5, 6, 7, 8, 9}) {
+	if got := filteredIDs(t, mem, buf, pageindex.GreaterEq("ts", pageindex.Int(6_000_000_000)), nil, true, nil); !slices.Equal(got, []int64{4, 5, 6, 7, 8, 9}) {
 		t.Errorf("ts >= 6e9 read ids %v", got)
 	}
 	_, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{Filter: pageindex.Eq("ts", pageindex.Int(0)),
@@ -561,7 +536,7 @@ func TestFilterByteArrayDecimal(t *testing.T) {
 					want = append(want, int64(r))
 				}
 			}
-			if got := readFilteredIDs(t, mem, buf.Bytes(), p, nil); !slices.Equal(got, want) {
+			if got := filteredIDs(t, mem, buf.Bytes(), p, nil, true, nil); !slices.Equal(got, want) {
 				t.Fatalf("filter %s: got %d rows %v, want %d rows %v", p, len(got), got, len(want), want)
 			}
 		}
