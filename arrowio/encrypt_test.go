@@ -271,32 +271,6 @@ func TestEncryptedWriteLayout(t *testing.T) {
 	}
 }
 
-// TestEncryptedWriteByteFlips flips bytes of small files quiver wrote: a
-// flip in an authenticated module must fail.
-func TestEncryptedWriteByteFlips(t *testing.T) {
-	rec := encRecord(t, memory.DefaultAllocator, 60, 3)
-	defer rec.Release()
-	for _, alg := range []encrypt.Algorithm{encrypt.AesGcmV1, encrypt.AesGcmCtrV1} {
-		for _, m := range encModes(alg, 16) {
-			if testing.Short() && (m.enc.AADPrefix != nil || m.enc.PlaintextFooter) {
-				continue
-			}
-			t.Run(m.name, func(t *testing.T) {
-				buf := arrowiotest.WriteFile(t, encSchema, arrowio.WriteOptions{Encryption: &m.enc, DataPageSize: 256}, rec)
-				stride := 1 + len(buf)/1500
-				if testing.Short() {
-					stride *= 3
-				}
-				errs, same, open := flipBytes(t, buf, func() *encrypt.DecryptionConfig { c := m.dec; return &c }, stride)
-				if errs == 0 {
-					t.Error("no flip failed")
-				}
-				t.Logf("%d bytes: %d flips failed, %d read the same data, %d changed unauthenticated data", len(buf), errs, same, open)
-			})
-		}
-	}
-}
-
 // TestArrowGoEncryptedFilesRead reads files arrow-go writes encrypted in
 // each mode with quiver.
 func TestArrowGoEncryptedFilesRead(t *testing.T) {
@@ -420,26 +394,49 @@ func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, s
 	return errs, same, open
 }
 
-// TestEncryptedByteFlips flips bytes across whole encrypted corpus files:
-// a flip inside an authenticated module (footer, footer signature, column
-// metadata, page headers, GCM pages) must fail, never return other data
-// and never panic.
+// TestEncryptedByteFlips flips bytes across small files quiver wrote in
+// every mode and across whole encrypted corpus files: a flip inside an
+// authenticated module (footer, footer signature, column metadata, page
+// headers, GCM pages) must fail, never return other data and never panic.
 func TestEncryptedByteFlips(t *testing.T) {
-	root, rels := encryptedCorpus(t)
-	for _, rel := range rels {
-		t.Run(rel, func(t *testing.T) {
-			img, err := os.ReadFile(filepath.Join(root, rel))
-			if err != nil {
-				t.Fatal(err)
+	rec := encRecord(t, memory.DefaultAllocator, 60, 3)
+	defer rec.Release()
+	for _, alg := range []encrypt.Algorithm{encrypt.AesGcmV1, encrypt.AesGcmCtrV1} {
+		for _, m := range encModes(alg, 16) {
+			if testing.Short() && (m.enc.AADPrefix != nil || m.enc.PlaintextFooter) {
+				continue
 			}
-			stride := 1 + len(img)/4000 // every second or third byte of most files
-			if testing.Short() {
-				stride *= 11
-			}
-			errs, same, open := flipBytes(t, img, func() *encrypt.DecryptionConfig { return corpusDecryption(rel) }, stride)
-			t.Logf("%d bytes: %d flips failed, %d read the same data, %d changed unauthenticated data", len(img), errs, same, open)
-		})
+			t.Run("written/"+m.name, func(t *testing.T) {
+				buf := arrowiotest.WriteFile(t, encSchema, arrowio.WriteOptions{Encryption: &m.enc, DataPageSize: 256}, rec)
+				stride := 1 + len(buf)/1500
+				if testing.Short() {
+					stride *= 3
+				}
+				errs, same, open := flipBytes(t, buf, func() *encrypt.DecryptionConfig { c := m.dec; return &c }, stride)
+				if errs == 0 {
+					t.Error("no flip failed")
+				}
+				t.Logf("%d bytes: %d flips failed, %d read the same data, %d changed unauthenticated data", len(buf), errs, same, open)
+			})
+		}
 	}
+	t.Run("corpus", func(t *testing.T) {
+		root, rels := encryptedCorpus(t)
+		for _, rel := range rels {
+			t.Run(rel, func(t *testing.T) {
+				img, err := os.ReadFile(filepath.Join(root, rel))
+				if err != nil {
+					t.Fatal(err)
+				}
+				stride := 1 + len(img)/4000 // every second or third byte of most files
+				if testing.Short() {
+					stride *= 11
+				}
+				errs, same, open := flipBytes(t, img, func() *encrypt.DecryptionConfig { return corpusDecryption(rel) }, stride)
+				t.Logf("%d bytes: %d flips failed, %d read the same data, %d changed unauthenticated data", len(img), errs, same, open)
+			})
+		}
+	})
 }
 
 // TestEncryptedPageIndexAndBloom writes page indexes and bloom filters
