@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
@@ -68,12 +70,19 @@ func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err err
 
 // TestBadData reads every file in the corpus's bad_data/: each must fail
 // with an error that wraps ErrCorrupt (or ErrUnsupported), never panic,
-// except the ones the corpus README says readers should accept.
+// except the ones the corpus README says readers should accept. The files
+// whose nested columns carry inconsistent levels fail with an error
+// wrapping ErrCorrupt whole and in batches of one row, freeing what they
+// allocated.
 func TestBadData(t *testing.T) {
 	root := corpus.Dir(t)
 	accept := map[string]string{
 		// Dictionary indices of bit width 0 are legal when every index is 0.
 		"ARROW-GH-43605.parquet": "bit width 0 dictionary indices",
+	}
+	badLevels := map[string]string{
+		"ARROW-GH-45185.parquet":          "the repetition levels of a list column start with 1",
+		"ARROW-RS-GH-6229-LEVELS.parquet": "a page has fewer repetition levels than values",
 	}
 	for _, rel := range corpus.Files(t) {
 		if !strings.HasPrefix(rel, "bad_data") {
@@ -102,7 +111,33 @@ func TestBadData(t *testing.T) {
 				t.Errorf("error does not wrap ErrCorrupt or ErrUnsupported: %v", err)
 			}
 			t.Logf("%v", err)
+			if why, ok := badLevels[name]; ok {
+				for _, batch := range []int{0, 1} {
+					rd, err := arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+					if err != nil {
+						t.Fatalf("open: %v", err)
+					}
+					var tbl arrow.Table
+					if batch == 0 {
+						tbl, err = rd.ReadTable(context.Background())
+					} else {
+						tbl, err = arrowiotest.ReadBatches(rd)
+					}
+					rd.Close()
+					if err == nil {
+						tbl.Release()
+					}
+					if !errors.Is(err, arrowio.ErrCorrupt) {
+						t.Errorf("batch %d: %v, want an error wrapping ErrCorrupt: %s", batch, err, why)
+					}
+				}
+			}
 		})
+	}
+	for name := range badLevels {
+		if !slices.Contains(corpus.Files(t), "bad_data/"+name) {
+			t.Errorf("bad_data/%s is not in the corpus", name)
+		}
 	}
 }
 
