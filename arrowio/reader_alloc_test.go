@@ -23,33 +23,39 @@ import (
 	"github.com/quiverio/quiver/footer"
 )
 
-// peakAllocator is a Go allocator that records the most bytes it had
-// allocated at once.
-type peakAllocator struct {
-	mu        sync.Mutex
-	cur, peak int
-	mem       memory.GoAllocator
+// countingAllocator is a Go allocator that records the bytes it has out
+// (cur), the most it had out at once (peak), and every byte it handed
+// out (total, reallocations that need new memory included).
+type countingAllocator struct {
+	mu               sync.Mutex
+	cur, peak, total int
+	mem              memory.GoAllocator
 }
 
-func (a *peakAllocator) add(n int) {
+func (a *countingAllocator) add(n, fresh int) {
 	a.mu.Lock()
 	a.cur += n
 	a.peak = max(a.peak, a.cur)
+	a.total += fresh
 	a.mu.Unlock()
 }
 
-func (a *peakAllocator) Allocate(size int) []byte {
-	a.add(size)
+func (a *countingAllocator) Allocate(size int) []byte {
+	a.add(size, size)
 	return a.mem.Allocate(size)
 }
 
-func (a *peakAllocator) Reallocate(size int, b []byte) []byte {
-	a.add(size - len(b))
+func (a *countingAllocator) Reallocate(size int, b []byte) []byte {
+	fresh := 0
+	if size > cap(b) { // shrinking, or growing within capacity, reslices
+		fresh = size
+	}
+	a.add(size-len(b), fresh)
 	return a.mem.Reallocate(size, b)
 }
 
-func (a *peakAllocator) Free(b []byte) {
-	a.add(-len(b))
+func (a *countingAllocator) Free(b []byte) {
+	a.add(-len(b), 0)
 	a.mem.Free(b)
 }
 
@@ -153,7 +159,7 @@ func TestLyingCounts(t *testing.T) {
 			file := lyingFile(t, c.edit)
 			for _, how := range []string{"table", "rowgroup", "batches"} {
 				t.Run(fmt.Sprintf("%s=%d/%s", c.name, lie, how), func(t *testing.T) {
-					mem := &peakAllocator{}
+					mem := &countingAllocator{}
 					rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
 					if err != nil {
 						t.Fatalf("open: %v", err)
@@ -187,32 +193,6 @@ func TestLyingCounts(t *testing.T) {
 	}
 }
 
-// totalAllocator is a Go allocator that counts every byte it hands out,
-// reallocations that need new memory included.
-type totalAllocator struct {
-	mu    sync.Mutex
-	total int
-	mem   memory.GoAllocator
-}
-
-func (a *totalAllocator) Allocate(size int) []byte {
-	a.mu.Lock()
-	a.total += size
-	a.mu.Unlock()
-	return a.mem.Allocate(size)
-}
-
-func (a *totalAllocator) Reallocate(size int, b []byte) []byte {
-	if size > cap(b) { // shrinking, or growing within capacity, reslices
-		a.mu.Lock()
-		a.total += size
-		a.mu.Unlock()
-	}
-	return a.mem.Reallocate(size, b)
-}
-
-func (a *totalAllocator) Free(b []byte) { a.mem.Free(b) }
-
 // TestDeltaByteArrayAllocation reads DELTA_BYTE_ARRAY values that share
 // prefixes, so that they decode to more than the chunk's size: their data
 // buffer must be sized from the first page, neither from the chunk's size
@@ -244,7 +224,7 @@ func TestDeltaByteArrayAllocation(t *testing.T) {
 	if len(file)*14/10 > col.Data().Buffers()[2].Len() {
 		t.Fatalf("the file (%d bytes) does not shrink the %d value bytes enough for the test", len(file), col.Data().Buffers()[2].Len())
 	}
-	mem := &totalAllocator{}
+	mem := &countingAllocator{}
 	tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
 	defer tbl.Release()
 	got := tbl.Column(0).Data().Chunk(0).(*array.String)
@@ -370,7 +350,7 @@ func TestPlainByteArrayAllocation(t *testing.T) {
 	rec := plainStrings(t, 200_000, func(i int) int { return 3 + i%7 })
 	defer rec.Release()
 	file := arrowiotest.WritePqarrow(t, rec, parquet.WithDictionaryDefault(false), parquet.WithStats(true))
-	mem := &totalAllocator{}
+	mem := &countingAllocator{}
 	tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
 	defer tbl.Release()
 	arrowiotest.CheckTable(t, "ReadTable", tbl, rec)
@@ -519,7 +499,7 @@ func streamRead(t *testing.T, source, path string) streamStats {
 			t.Fatal(err)
 		}
 	}
-	mem := &peakAllocator{}
+	mem := &countingAllocator{}
 	opts := arrowio.ReadOptions{Allocator: mem, BatchSize: streamBatch, Parallelism: 1}
 	var st streamStats
 	// Two collections empty the sync.Pools in which the recycling
