@@ -51,7 +51,7 @@ func randNestedCase(t *testing.T, mem memory.Allocator, c int) nestedCase {
 	hi := n - r.IntN(n/4+1)
 	hi = max(hi, lo)
 	groups := 1 + r.IntN(max(hi-lo, 1)+8)
-	if slices.ContainsFunc(fields, func(f arrow.Field) bool { return hasFixedList(f.Type) }) {
+	if slices.ContainsFunc(fields, func(f arrow.Field) bool { return holds(f.Type, arrow.FIXED_SIZE_LIST) }) {
 		// pqarrow's writer reads a fixed-size list's child from its
 		// first slot whatever the array's offset (and it slices the
 		// record per row group), so such records go unsliced, whole.
@@ -130,17 +130,18 @@ func pqarrowWritable(f arrow.Field) (out arrow.Field, fixed bool) {
 	return f, false
 }
 
-// hasFixedList reports whether dt is or holds a fixed-size list.
-func hasFixedList(dt arrow.DataType) bool {
-	switch t := dt.(type) {
-	case *arrow.FixedSizeListType:
+// holds reports whether dt, or a type nested in it, has one of ids.
+func holds(dt arrow.DataType, ids ...arrow.Type) bool {
+	if slices.Contains(ids, dt.ID()) {
 		return true
+	}
+	switch t := dt.(type) {
 	case *arrow.StructType:
-		return slices.ContainsFunc(t.Fields(), func(f arrow.Field) bool { return hasFixedList(f.Type) })
+		return slices.ContainsFunc(t.Fields(), func(f arrow.Field) bool { return holds(f.Type, ids...) })
 	case *arrow.MapType:
-		return hasFixedList(t.Elem())
+		return holds(t.Elem(), ids...)
 	case arrow.ListLikeType:
-		return hasFixedList(t.Elem())
+		return holds(t.Elem(), ids...)
 	}
 	return false
 }
