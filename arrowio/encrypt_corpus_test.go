@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
@@ -263,7 +264,7 @@ func TestEncryptedCorpusKeyErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(root, "data", c.file+".parquet.encrypted")
-			rd, err := OpenFile(path, ReadOptions{Decryption: c.cfg, Columns: c.columns})
+			rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Decryption: c.cfg, Columns: c.columns})
 			if c.openErr != nil {
 				if !errors.Is(err, c.openErr) {
 					t.Fatalf("open: err = %v, want %v", err, c.openErr)
@@ -302,7 +303,7 @@ func TestEncryptedCorpusPartialKeys(t *testing.T) {
 	} {
 		rel := filepath.Join("data", c.file+".parquet.encrypted")
 		path := filepath.Join(root, rel)
-		rd, err := OpenFile(path, ReadOptions{Decryption: c.cfg, Columns: cols})
+		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Decryption: c.cfg, Columns: cols})
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -257,11 +259,11 @@ func TestFilterTypedColumns(t *testing.T) {
 		rgRows := int64(100 + rng.IntN(300))
 		var buf []byte
 		if quiver {
-			colOpts := map[string]ColumnOptions{}
+			colOpts := map[string]arrowio.ColumnOptions{}
 			for _, c := range cols[1:] {
-				colOpts[c.name] = ColumnOptions{BloomFilter: &BloomFilterOptions{FPP: 0.05}}
+				colOpts[c.name] = arrowio.ColumnOptions{BloomFilter: &arrowio.BloomFilterOptions{FPP: 0.05}}
 			}
-			buf = writeFile(t, schema, WriteOptions{DataPageRows: 1 + rng.IntN(50), MaxRowGroupRows: rgRows,
+			buf = arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{DataPageRows: 1 + rng.IntN(50), MaxRowGroupRows: rgRows,
 				DisableDictionary: rng.IntN(2) == 0, Columns: colOpts}, rec)
 		} else {
 			buf = writeArrowGoTyped(t, rec, rgRows)
@@ -275,7 +277,7 @@ func TestFilterTypedColumns(t *testing.T) {
 					want = append(want, int64(r))
 				}
 			}
-			got := readFilteredIDs(t, mem, buf, p, [][]string{nil, {"id"}}[rng.IntN(2)])
+			got := filteredIDs(t, mem, buf, p, [][]string{nil, {"id"}}[rng.IntN(2)], true, nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("quiver writer %v, file %d, filter %s: got %d rows %v, want %d rows %v", quiver, fi, p, len(got), got, len(want), want)
 			}
@@ -297,31 +299,6 @@ func writeArrowGoTyped(t testing.TB, rec arrow.RecordBatch, rgRows int64) []byte
 	return buf.Bytes()
 }
 
-// readFilteredIDs reads buf with filter p and columns cols (nil or
-// holding id) and returns the ids read.
-func readFilteredIDs(t *testing.T, mem memory.Allocator, buf []byte, p pageindex.Predicate, cols []string) []int64 {
-	t.Helper()
-	r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Filter: p, Columns: cols, Allocator: mem, BatchSize: 41})
-	if err != nil {
-		t.Fatalf("Open with filter %s: %v", p, err)
-	}
-	defer r.Close()
-	rr, err := r.RecordReader(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Release()
-	var out []int64
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		out = append(out, rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64).Int64Values()...)
-	}
-	if err := rr.Err(); err != nil {
-		t.Fatalf("filter %s: %v", p, err)
-	}
-	return out
-}
-
 // TestFilterInt96Unit checks that a filter on an INT96 column needs the
 // nanosecond read unit its literals are in.
 func TestFilterInt96Unit(t *testing.T) {
@@ -338,16 +315,16 @@ func TestFilterInt96Unit(t *testing.T) {
 	bld.Release()
 	buf := writeArrowGoTyped(t, rec, 10)
 	rec.Release()
-	if got := readFilteredIDs(t, mem, buf, pageindex.GreaterEq("ts", pageindex.Int(6_000_000_000)), nil); !slices.Equal(got, []int64{4, 5, 6, 7, 8, 9}) {
+	if got := filteredIDs(t, mem, buf, pageindex.GreaterEq("ts", pageindex.Int(6_000_000_000)), nil, true, nil); !slices.Equal(got, []int64{4, 5, 6, 7, 8, 9}) {
 		t.Errorf("ts >= 6e9 read ids %v", got)
 	}
-	_, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Filter: pageindex.Eq("ts", pageindex.Int(0)),
-		Mapping: SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}})
-	if !errors.Is(err, errs.ErrUnsupported) {
+	_, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{Filter: pageindex.Eq("ts", pageindex.Int(0)),
+		Mapping: arrowio.SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}})
+	if !errors.Is(err, arrowio.ErrUnsupported) {
 		t.Errorf("filter on INT96 read in milliseconds: %v, want ErrUnsupported", err)
 	}
-	if _, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{Filter: pageindex.Eq("id", pageindex.Int(0)),
-		Mapping: SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}}); err != nil {
+	if _, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{Filter: pageindex.Eq("id", pageindex.Int(0)),
+		Mapping: arrowio.SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Millisecond}}}); err != nil {
 		t.Errorf("filter on another column of a file read with INT96 in milliseconds: %v", err)
 	}
 }
@@ -365,7 +342,7 @@ func TestFilterCorpusTypedColumns(t *testing.T) {
 		{"float16_nonzeros_and_nans.parquet", "x"}, {"float16_zeros_and_nans.parquet", "x"}, {"int96_from_spark.parquet", "a"},
 	} {
 		buf := readCorpus(t, f.name)
-		all := filteredRows(t, buf, ReadOptions{})
+		all := filteredRows(t, buf, arrowio.ReadOptions{})
 		vals := corpusValues(t, buf)
 		var lits []pageindex.Literal
 		var exact []any
@@ -410,7 +387,7 @@ func TestFilterCorpusTypedColumns(t *testing.T) {
 					want = append(want, all[r])
 				}
 			}
-			if got := filteredRows(t, buf, ReadOptions{Filter: p}); !slices.Equal(got, want) {
+			if got := filteredRows(t, buf, arrowio.ReadOptions{Filter: p}); !slices.Equal(got, want) {
 				t.Fatalf("%s: %s: got %q, want %q", f.name, p, got, want)
 			}
 		}
@@ -422,7 +399,7 @@ func TestFilterCorpusTypedColumns(t *testing.T) {
 // timestamps as int64, nulls as nil.
 func corpusValues(t *testing.T, buf []byte) []any {
 	t.Helper()
-	r, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{})
+	r, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,8 +449,8 @@ func typedFuzzSeeds(t testing.TB, rng *rand.Rand) [][]byte {
 		}
 		rec := bld.NewRecordBatch()
 		bld.Release()
-		out = append(out, writeFile(t, schema, WriteOptions{DataPageRows: 30,
-			Columns: map[string]ColumnOptions{c.name: {BloomFilter: &BloomFilterOptions{Bytes: 64}}}}, rec))
+		out = append(out, arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{DataPageRows: 30,
+			Columns: map[string]arrowio.ColumnOptions{c.name: {BloomFilter: &arrowio.BloomFilterOptions{Bytes: 64}}}}, rec))
 		rec.Release()
 	}
 	return out
@@ -559,7 +536,7 @@ func TestFilterByteArrayDecimal(t *testing.T) {
 					want = append(want, int64(r))
 				}
 			}
-			if got := readFilteredIDs(t, mem, buf.Bytes(), p, nil); !slices.Equal(got, want) {
+			if got := filteredIDs(t, mem, buf.Bytes(), p, nil, true, nil); !slices.Equal(got, want) {
 				t.Fatalf("filter %s: got %d rows %v, want %d rows %v", p, len(got), got, len(want), want)
 			}
 		}

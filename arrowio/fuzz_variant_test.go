@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -43,7 +44,7 @@ func FuzzReadVariantFile(f *testing.F) {
 	rec := array.NewRecordBatch(sc, []arrow.Array{arr}, int64(arr.Len()))
 	arr.Release()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, sc, WriteOptions{})
+	w, err := arrowio.NewWriter(&buf, sc, arrowio.WriteOptions{})
 	if err == nil {
 		err = w.Write(rec)
 	}
@@ -68,7 +69,7 @@ func FuzzReadVariantFile(f *testing.F) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		defer mem.AssertSize(t, 0)
 		for _, batch := range []int{0, 1} {
-			rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+			rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
 			if err != nil {
 				return
 			}

@@ -1,19 +1,21 @@
-package arrowio
+package arrowio_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/quiverio/quiver/footer"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -26,124 +28,6 @@ import (
 var nestedDifferences = map[string]string{
 	"data/old_list_structure.parquet:a": "LogicalTypes.md list rule 3: a repeated group whose only field is repeated is the element, " +
 		"so quiver reads list<list<int32>> where pqarrow reads list<struct<array: list<int32>>> (TestNestedLegacyShapes)",
-}
-
-// TestCorpusAllColumnsMatchPqarrow reads every column of every valid
-// corpus file, nested ones included, and compares each with pqarrow's
-// ReadTable of the same file, in small batches (so that batches end inside
-// pages and rows) and whole.
-func TestCorpusAllColumnsMatchPqarrow(t *testing.T) {
-	root := corpus.Dir(t)
-	var files, columns int
-	for _, rel := range corpus.Files(t) {
-		if strings.HasPrefix(rel, "bad_data") {
-			continue
-		}
-		path := filepath.Join(root, rel)
-		t.Run(rel, func(t *testing.T) {
-			if why, ok := pqarrowVariantDifferences[filepath.Base(rel)]; ok && strings.HasPrefix(rel, "shredded_variant/") && strings.HasPrefix(why, "Quiver's") {
-				t.Skipf("%s (TestVariantCorpusErrorKinds checks the error and the other column)", why)
-			}
-			want, werr := readWithPqarrow(path, memory.DefaultAllocator)
-			if werr != nil {
-				t.Skipf("pqarrow cannot read it: %v", werr)
-			}
-			defer want.Release()
-			for _, batch := range []int{0, 3} {
-				n := compareWithPqarrow(t, path, rel, want, batch)
-				if batch == 0 {
-					columns += n
-				}
-			}
-			files++
-		})
-	}
-	t.Logf("compared %d columns of %d files with pqarrow", columns, files)
-}
-
-// compareWithPqarrow reads path with quiver in batches of batch rows (0:
-// the default) and compares every column with want, returning how many
-// it compared.
-func compareWithPqarrow(t *testing.T, path, rel string, want arrow.Table, batch int) int {
-	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	rd, err := OpenFile(path, ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
-	if err != nil {
-		if errors.Is(err, footer.ErrEncryptedFooter) {
-			t.Skip("encrypted footer")
-		}
-		t.Fatalf("open: %v", err)
-	}
-	defer rd.Close()
-	got, err := readAllBatches(rd)
-	if err != nil {
-		if errors.Is(err, errs.ErrUnsupported) {
-			t.Skipf("not supported: %v", err)
-		}
-		t.Fatalf("read (batch %d): %v", batch, err)
-	}
-	defer got.Release()
-	if got.NumRows() != want.NumRows() {
-		t.Fatalf("batch %d: %d rows, pqarrow %d", batch, got.NumRows(), want.NumRows())
-	}
-	compared := 0
-	for i := 0; i < int(got.NumCols()); i++ {
-		name := got.Schema().Field(i).Name
-		if why, ok := nestedDifferences[rel+":"+name]; ok {
-			t.Logf("column %s not compared: %s", name, why)
-			continue
-		}
-		if why, ok := knownDifferences[rel+":"+name]; ok {
-			t.Logf("column %s not compared: %s", name, why)
-			continue
-		}
-		idx := want.Schema().FieldIndices(name)
-		if len(idx) != 1 {
-			t.Errorf("column %s: pqarrow has %d columns of that name", name, len(idx))
-			continue
-		}
-		g, w := got.Column(i).Data(), want.Column(idx[0]).Data()
-		if !arrow.TypeEqual(g.DataType(), w.DataType()) {
-			re, ok := asTypeOf(w, g.DataType())
-			if !ok {
-				t.Errorf("column %s: type %s, pqarrow %s", name, g.DataType(), w.DataType())
-				continue
-			}
-			t.Logf("column %s: type %s, pqarrow %s (compared by value: ArrowSchema documents the difference)", name, g.DataType(), w.DataType())
-			defer re.Release()
-			w = re
-		}
-		if !array.ChunkedApproxEqual(g, w, array.WithNaNsEqual(true), array.WithAbsTolerance(0)) {
-			t.Errorf("batch %d: column %s: values differ from pqarrow\nquiver: %v\npqarrow: %v", batch, name, g, w)
-		}
-		compared++
-	}
-	return compared
-}
-
-// readAllBatches reads rd with its RecordReader into a table.
-func readAllBatches(rd *Reader) (arrow.Table, error) {
-	rr, err := rd.RecordReader(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	var recs []arrow.RecordBatch
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		rec.Retain()
-		recs = append(recs, rec)
-	}
-	if err := rr.Err(); err != nil {
-		return nil, err
-	}
-	return array.NewTableFromRecords(rd.Schema(), recs), nil
 }
 
 // asTypeOf returns the chunks of c retyped as dt when the two types have
@@ -212,4 +96,166 @@ func retype(d arrow.ArrayData, dt arrow.DataType) (arrow.ArrayData, bool) {
 		c.Release()
 	}
 	return out, true
+}
+
+// TestNestedLegacyShapes reads the corpus files whose nested columns
+// arrow-go reads differently or not at all, and states the values
+// LogicalTypes.md's backward-compatibility rules give.
+func TestNestedLegacyShapes(t *testing.T) {
+	root := corpus.Dir(t)
+	strMap := arrow.MapOf(arrow.BinaryTypes.String, arrow.BinaryTypes.String)
+	cases := []struct {
+		file, column, why string
+		typ               arrow.DataType
+		json              string
+	}{{
+		file: "data/old_list_structure.parquet", column: "a",
+		why: "LIST rule 3: the repeated group `array` has one field, itself repeated, so it is the element: " +
+			"a list of lists (pqarrow reads a list of structs holding a list)",
+		typ:  arrow.ListOfNonNullable(arrow.ListOfField(arrow.Field{Name: "array", Type: arrow.PrimitiveTypes.Int32})),
+		json: `[[[1, 2], [3, 4]]]`,
+	}, {
+		file: "data/incorrect_map_schema.parquet", column: "my_map",
+		why: "MAP with an optional key (Presto/Trino): the key field is read non-nullable and a null key is " +
+			"corrupt (TestNestedOptionalMapKeyNull); pqarrow refuses the file",
+		typ:  strMap,
+		json: `[[{"key": "parent", "value": "another"}, {"key": "name", "value": "report"}]]`,
+	}}
+	for _, c := range cases {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			want, _, err := array.FromJSON(mem, c.typ, strings.NewReader(c.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer want.Release()
+			for _, batch := range []int{0, 1} {
+				rd, err := arrowio.OpenFile(filepath.Join(root, c.file), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+				if err != nil {
+					t.Fatalf("open: %v", err)
+				}
+				got, err := arrowiotest.ReadBatches(rd)
+				rd.Close()
+				if err != nil {
+					t.Fatalf("read (batch %d): %v", batch, err)
+				}
+				idx := got.Schema().FieldIndices(c.column)
+				if len(idx) != 1 {
+					got.Release()
+					t.Fatalf("no column %s in %s", c.column, got.Schema())
+				}
+				g := got.Column(idx[0]).Data()
+				wc := arrow.NewChunked(c.typ, []arrow.Array{want})
+				w, ok := asTypeOf(wc, g.DataType())
+				wc.Release()
+				// asTypeOf takes over the file's field names ("array").
+				if !ok {
+					t.Errorf("column %s: type %s, want the shape of %s (%s)", c.column, g.DataType(), c.typ, c.why)
+				} else {
+					if !array.ChunkedEqual(g, w) {
+						t.Errorf("column %s (batch %d): %v, want %v (%s)", c.column, batch, g.Chunks(), w.Chunks(), c.why)
+					}
+					w.Release()
+				}
+				got.Release()
+			}
+		})
+	}
+}
+
+// optionalKeyMapFile writes, with arrow-go's column writers, a file whose
+// MAP column my_map has an optional key, as some engines write: row 0 is
+// {"a": "x"}, row 1 holds one entry with a null key, row 2 is null.
+func optionalKeyMapFile(t *testing.T) []byte {
+	t.Helper()
+	must := func(n schema.Node, err error) schema.Node {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	key := must(schema.NewPrimitiveNodeLogical("key", parquet.Repetitions.Optional, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1))
+	value := must(schema.NewPrimitiveNodeLogical("value", parquet.Repetitions.Optional, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1))
+	kv := must(schema.NewGroupNode("key_value", parquet.Repetitions.Repeated, schema.FieldList{key, value}, -1))
+	m := must(schema.NewGroupNodeLogical("my_map", parquet.Repetitions.Optional, schema.FieldList{kv}, schema.MapLogicalType{}, -1))
+	root := must(schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{m}, -1)).(*schema.GroupNode)
+	var buf bytes.Buffer
+	w := file.NewParquetWriter(&buf, root)
+	rg := w.AppendRowGroup()
+	// Levels: my_map defined at 1, an entry at 2, a key or value at 3.
+	for _, col := range []struct {
+		vals     []parquet.ByteArray
+		def, rep []int16
+	}{
+		{[]parquet.ByteArray{[]byte("a")}, []int16{3, 2, 0}, []int16{0, 0, 0}},
+		{[]parquet.ByteArray{[]byte("x"), []byte("y")}, []int16{3, 3, 0}, []int16{0, 0, 0}},
+	} {
+		cw, err := rg.NextColumn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cw.(*file.ByteArrayColumnChunkWriter).WriteBatch(col.vals, col.def, col.rep); err != nil {
+			t.Fatal(err)
+		}
+		if err := cw.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestNestedOptionalMapKeyNull states the policy for optional map keys on
+// a null key: Arrow map keys cannot be null, so the row holding one is
+// corrupt (ErrCorrupt); the rows before it read, batch by batch.
+func TestNestedOptionalMapKeyNull(t *testing.T) {
+	b := optionalKeyMapFile(t)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+
+	rd, err := arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Allocator: mem, Parallelism: 1})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	if f := rd.Schema().Field(0); !arrow.TypeEqual(f.Type, arrow.MapOf(arrow.BinaryTypes.String, arrow.BinaryTypes.String)) {
+		t.Errorf("my_map is %s, want map<utf8, utf8> with a non-nullable key", f.Type)
+	}
+	tbl, err := rd.ReadTable(context.Background())
+	if err == nil {
+		tbl.Release()
+		t.Errorf("ReadTable read a null map key without error")
+	} else if !errors.Is(err, arrowio.ErrCorrupt) {
+		t.Errorf("null map key: error does not wrap ErrCorrupt: %v", err)
+	}
+	rd.Close()
+
+	rd, err = arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Allocator: mem, Parallelism: 1, BatchSize: 1})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer rd.Close()
+	rr, err := rd.RecordReader(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if !rr.Next() {
+		t.Fatalf("no first batch: %v", rr.Err())
+	}
+	if got := rr.RecordBatch().Column(0); got.String() != `[{["a"] ["x"]}]` {
+		t.Errorf("row 0 is %v, want {a: x}", got)
+	}
+	if rr.Next() {
+		t.Errorf("row 1, with a null key, read as %v", rr.RecordBatch().Column(0))
+	}
+	if err := rr.Err(); !errors.Is(err, arrowio.ErrCorrupt) {
+		t.Errorf("row 1: error %v does not wrap ErrCorrupt", err)
+	}
 }

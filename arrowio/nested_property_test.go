@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/arrowio/internal/page"
 
 	"github.com/quiverio/quiver/arrowio/internal/codec"
@@ -49,7 +51,7 @@ func randNestedCase(t *testing.T, mem memory.Allocator, c int) nestedCase {
 	hi := n - r.IntN(n/4+1)
 	hi = max(hi, lo)
 	groups := 1 + r.IntN(max(hi-lo, 1)+8)
-	if slices.ContainsFunc(fields, func(f arrow.Field) bool { return hasFixedList(f.Type) }) {
+	if slices.ContainsFunc(fields, func(f arrow.Field) bool { return holds(f.Type, arrow.FIXED_SIZE_LIST) }) {
 		// pqarrow's writer reads a fixed-size list's child from its
 		// first slot whatever the array's offset (and it slices the
 		// record per row group), so such records go unsliced, whole.
@@ -128,17 +130,18 @@ func pqarrowWritable(f arrow.Field) (out arrow.Field, fixed bool) {
 	return f, false
 }
 
-// hasFixedList reports whether dt is or holds a fixed-size list.
-func hasFixedList(dt arrow.DataType) bool {
-	switch t := dt.(type) {
-	case *arrow.FixedSizeListType:
+// holds reports whether dt, or a type nested in it, has one of ids.
+func holds(dt arrow.DataType, ids ...arrow.Type) bool {
+	if slices.Contains(ids, dt.ID()) {
 		return true
+	}
+	switch t := dt.(type) {
 	case *arrow.StructType:
-		return slices.ContainsFunc(t.Fields(), func(f arrow.Field) bool { return hasFixedList(f.Type) })
+		return slices.ContainsFunc(t.Fields(), func(f arrow.Field) bool { return holds(f.Type, ids...) })
 	case *arrow.MapType:
-		return hasFixedList(t.Elem())
+		return holds(t.Elem(), ids...)
 	case arrow.ListLikeType:
-		return hasFixedList(t.Elem())
+		return holds(t.Elem(), ids...)
 	}
 	return false
 }
@@ -167,7 +170,7 @@ func TestNestedPropertyPqarrow(t *testing.T) {
 				got := readNestedFile(t, mem, nc.file, bs)
 				compareNested(t, nc.rec, got, bs)
 				got.Release()
-				checkFullyWritten(t, fmt.Sprintf("batch %d", bs), func(mem memory.Allocator) (arrow.Table, error) {
+				checkReadMemory(t, fmt.Sprintf("batch %d", bs), func(mem memory.Allocator) (arrow.Table, error) {
 					return readNestedFile(t, mem, nc.file, bs), nil
 				})
 			}
@@ -180,7 +183,7 @@ func TestNestedPropertyPqarrow(t *testing.T) {
 // batch exceeds it.
 func readNestedFile(t *testing.T, mem memory.Allocator, file []byte, batch int) arrow.Table {
 	t.Helper()
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -192,29 +195,18 @@ func readNestedFile(t *testing.T, mem memory.Allocator, file []byte, batch int) 
 		}
 		return tbl
 	}
-	rr, err := rd.RecordReader(context.Background())
+	tbl, err := arrowiotest.ReadBatches(rd)
 	if err != nil {
-		t.Fatalf("RecordReader: %v", err)
-	}
-	defer rr.Release()
-	var recs []arrow.RecordBatch
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		if rec.NumRows() > int64(batch) {
-			t.Errorf("batch of %d rows for BatchSize %d", rec.NumRows(), batch)
-		}
-		rec.Retain()
-		recs = append(recs, rec)
-	}
-	if err := rr.Err(); err != nil {
 		t.Fatalf("RecordReader (batch %d): %v", batch, err)
 	}
-	return array.NewTableFromRecords(rd.Schema(), recs)
+	if tbl.NumCols() > 0 {
+		for _, b := range tbl.Column(0).Data().Chunks() { // a chunk per batch
+			if b.Len() > batch {
+				t.Errorf("batch of %d rows for BatchSize %d", b.Len(), batch)
+			}
+		}
+	}
+	return tbl
 }
 
 // compareNested checks that table got holds rec's columns, value for
@@ -248,12 +240,12 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 			defer mem.AssertSize(t, 0)
 			nc := randNestedCase(t, mem, c)
 			defer nc.rec.Release()
-			rd, err := Open(bytes.NewReader(nc.file), int64(len(nc.file)), ReadOptions{Allocator: mem})
+			rd, err := arrowio.Open(bytes.NewReader(nc.file), int64(len(nc.file)), arrowio.ReadOptions{Allocator: mem})
 			if err != nil {
 				t.Fatalf("open: %v", err)
 			}
 			defer rd.Close()
-			for i, col := range rd.f.Cols {
+			for i, col := range arrowio.FileOf(rd).Cols {
 				if col.Nested == nil {
 					continue
 				}
@@ -291,7 +283,7 @@ func TestNestedShredMatchesPqarrowLevels(t *testing.T) {
 
 // writtenLevels decodes the definition and repetition levels of every
 // data page of leaf in file, row group after row group.
-func writtenLevels(t *testing.T, file []byte, rd *Reader, leaf *footer.Node) (def, rep []int16) {
+func writtenLevels(t *testing.T, file []byte, rd *arrowio.Reader, leaf *footer.Node) (def, rep []int16) {
 	t.Helper()
 	var (
 		dec kernels.RLEDecoder

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -14,25 +14,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/levels/levelstest"
 )
-
-// hasListView reports whether dt is or holds a list view, which pqarrow
-// does not read back as one.
-func hasListView(dt arrow.DataType) bool {
-	switch t := dt.(type) {
-	case *arrow.ListViewType, *arrow.LargeListViewType:
-		return true
-	case *arrow.StructType:
-		return slices.ContainsFunc(t.Fields(), func(f arrow.Field) bool { return hasListView(f.Type) })
-	case *arrow.MapType:
-		return hasListView(t.Elem())
-	case arrow.ListLikeType:
-		return hasListView(t.Elem())
-	}
-	return false
-}
 
 // TestNestedWriteRoundTrip writes random nested records (depth up to 4,
 // every container kind including list views, nulls at every level, null
@@ -64,7 +49,7 @@ func TestNestedWriteRoundTrip(t *testing.T) {
 				a.Release()
 			}
 			defer rec.Release()
-			opts := WriteOptions{
+			opts := arrowio.WriteOptions{
 				DataPageSize:      64 + r.IntN(2048),
 				MaxRowGroupRows:   int64(1 + r.IntN(hi-lo+8)),
 				DisableDictionary: r.IntN(2) == 0,
@@ -72,10 +57,10 @@ func TestNestedWriteRoundTrip(t *testing.T) {
 				Parallelism:       1 + r.IntN(2),
 			}
 			if r.IntN(2) == 0 {
-				opts.PageVersion = PageV2
+				opts.PageVersion = arrowio.PageV2
 			}
 			var buf bytes.Buffer
-			w, err := NewWriter(&buf, rec.Schema(), opts)
+			w, err := arrowio.NewWriter(&buf, rec.Schema(), opts)
 			if err != nil {
 				t.Fatalf("NewWriter(%s): %v", rec.Schema(), err)
 			}
@@ -90,7 +75,10 @@ func TestNestedWriteRoundTrip(t *testing.T) {
 				compareNested(t, rec, got, bs)
 				got.Release()
 			}
-			if slices.ContainsFunc(fields, func(f arrow.Field) bool { return hasListView(f.Type) || hasFixedList(f.Type) }) {
+			if slices.ContainsFunc(fields, func(f arrow.Field) bool {
+				// pqarrow does not read list views back as such.
+				return holds(f.Type, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW, arrow.FIXED_SIZE_LIST)
+			}) {
 				// pqarrow reads list views as lists, and fails on a null
 				// fixed-size list ("expected all lists to be of size").
 				return

@@ -1,17 +1,20 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/errs"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 
+	"github.com/quiverio/quiver/arrowio"
+
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
@@ -34,9 +37,9 @@ type readMode struct {
 // project (flat top-level columns; nested ones wait for the nested-data
 // reader), returning the first error. It must never panic.
 func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err error) {
-	opts := ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: !m.noCRC}
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), opts)
-	if errors.Is(err, errs.ErrUnsupported) {
+	opts := arrowio.ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: !m.noCRC}
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), opts)
+	if errors.Is(err, arrowio.ErrUnsupported) {
 		// Retry with the columns this reader supports today.
 		var cols []string
 		if ft, ferr := footer.ReadFooter(bytes.NewReader(file), int64(len(file))); ferr == nil {
@@ -50,13 +53,13 @@ func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err err
 			return 0, err
 		}
 		opts.Columns = cols
-		rd, err = Open(bytes.NewReader(file), int64(len(file)), opts)
+		rd, err = arrowio.Open(bytes.NewReader(file), int64(len(file)), opts)
 	}
 	if err != nil {
 		return 0, err
 	}
 	defer rd.Close()
-	rd.f.ChunkReads, rd.f.Window = m.chunkReads, m.window
+	arrowio.FileOf(rd).ChunkReads, arrowio.FileOf(rd).Window = m.chunkReads, m.window
 	tbl, err := rd.ReadTable(context.Background())
 	if err != nil {
 		return 0, err
@@ -67,12 +70,19 @@ func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err err
 
 // TestBadData reads every file in the corpus's bad_data/: each must fail
 // with an error that wraps ErrCorrupt (or ErrUnsupported), never panic,
-// except the ones the corpus README says readers should accept.
+// except the ones the corpus README says readers should accept. The files
+// whose nested columns carry inconsistent levels fail with an error
+// wrapping ErrCorrupt whole and in batches of one row, freeing what they
+// allocated.
 func TestBadData(t *testing.T) {
 	root := corpus.Dir(t)
 	accept := map[string]string{
 		// Dictionary indices of bit width 0 are legal when every index is 0.
 		"ARROW-GH-43605.parquet": "bit width 0 dictionary indices",
+	}
+	badLevels := map[string]string{
+		"ARROW-GH-45185.parquet":          "the repetition levels of a list column start with 1",
+		"ARROW-RS-GH-6229-LEVELS.parquet": "a page has fewer repetition levels than values",
 	}
 	for _, rel := range corpus.Files(t) {
 		if !strings.HasPrefix(rel, "bad_data") {
@@ -97,11 +107,37 @@ func TestBadData(t *testing.T) {
 			if err == nil {
 				t.Fatalf("read %d rows without error", rows)
 			}
-			if !isFileError(err) {
+			if !arrowiotest.IsFileError(err) {
 				t.Errorf("error does not wrap ErrCorrupt or ErrUnsupported: %v", err)
 			}
 			t.Logf("%v", err)
+			if why, ok := badLevels[name]; ok {
+				for _, batch := range []int{0, 1} {
+					rd, err := arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, Parallelism: 1})
+					if err != nil {
+						t.Fatalf("open: %v", err)
+					}
+					var tbl arrow.Table
+					if batch == 0 {
+						tbl, err = rd.ReadTable(context.Background())
+					} else {
+						tbl, err = arrowiotest.ReadBatches(rd)
+					}
+					rd.Close()
+					if err == nil {
+						tbl.Release()
+					}
+					if !errors.Is(err, arrowio.ErrCorrupt) {
+						t.Errorf("batch %d: %v, want an error wrapping ErrCorrupt: %s", batch, err, why)
+					}
+				}
+			}
 		})
+	}
+	for name := range badLevels {
+		if !slices.Contains(corpus.Files(t), "bad_data/"+name) {
+			t.Errorf("bad_data/%s is not in the corpus", name)
+		}
 	}
 }
 
@@ -121,9 +157,4 @@ func readEveryWay(t testing.TB, file []byte, mem memory.Allocator) (rows int64, 
 		t.Errorf("without CRC checks, read page by page: %v, a row group at a time: %v", perr, gerr)
 	}
 	return rows, err
-}
-
-// isFileError reports whether err blames the file.
-func isFileError(err error) bool {
-	return errors.Is(err, errs.ErrCorrupt) || errors.Is(err, errs.ErrUnsupported) || strings.Contains(fmt.Sprint(err), "corrupt")
 }

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -43,36 +45,6 @@ func chunkedStrings(c *arrow.Chunked) []string {
 	return out
 }
 
-func writePqarrow(t *testing.T, rec arrow.RecordBatch, opts ...parquet.WriterProperty) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-func readTableWith(t *testing.T, file []byte, opts ReadOptions) arrow.Table {
-	t.Helper()
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	tbl, err := rd.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
-}
-
 func TestReadStoredDictionaryType(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -90,8 +62,8 @@ func TestReadStoredDictionaryType(t *testing.T) {
 		b.Release()
 		schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: dt, Nullable: true}}, nil)
 		rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
-		file := writePqarrow(t, rec, parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(512))
-		tbl := readTableWith(t, file, ReadOptions{Allocator: mem})
+		file := arrowiotest.WritePqarrow(t, rec, parquet.WithMaxRowGroupLength(1000), parquet.WithDataPageSize(512))
+		tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem})
 		if got := tbl.Schema().Field(0).Type; !arrow.TypeEqual(got, dt) {
 			t.Errorf("%s: read as %s", dt, got)
 		}
@@ -125,7 +97,7 @@ func TestReadDictionaryOptionWithFallback(t *testing.T) {
 	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
 	defer rec.Release()
 	// A small dictionary limit makes arrow-go fall back to PLAIN mid-chunk.
-	file := writePqarrow(t, rec, parquet.WithDictionaryPageSizeLimit(2048), parquet.WithDataPageSize(1024))
+	file := arrowiotest.WritePqarrow(t, rec, parquet.WithDictionaryPageSizeLimit(2048), parquet.WithDataPageSize(1024))
 	ft, err := footer.ReadFooter(bytes.NewReader(file), int64(len(file)))
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +115,7 @@ func TestReadDictionaryOptionWithFallback(t *testing.T) {
 		t.Fatalf("want a chunk that falls back from dictionary to PLAIN pages: %d dictionary, %d PLAIN", dictPages, plainPages)
 	}
 	for _, batch := range []int{0, 333} {
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem, Dictionary: []string{"s"}, BatchSize: batch})
+		rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, Dictionary: []string{"s"}, BatchSize: batch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,10 +142,10 @@ func TestReadDictionaryOptionWithFallback(t *testing.T) {
 }
 
 func TestDictionaryOptionRejectsNumbers(t *testing.T) {
-	if _, err := OpenFile(tripsFixture, ReadOptions{Dictionary: []string{"trip_id"}}); err == nil {
+	if _, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{Dictionary: []string{"trip_id"}}); err == nil {
 		t.Error("an int64 column accepted as a dictionary")
 	}
-	rd, err := OpenFile(tripsFixture, ReadOptions{Dictionary: []string{"vendor"}, Columns: []string{"vendor"}})
+	rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{Dictionary: []string{"vendor"}, Columns: []string{"vendor"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,8 +166,8 @@ func TestDictionaryOptionRejectsNumbers(t *testing.T) {
 func TestReadStringViews(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	read := func(layout StringLayout) arrow.Table {
-		rd, err := OpenFile(tripsFixture, ReadOptions{Allocator: mem, Columns: []string{"vendor", "note"}, Mapping: SchemaOptions{Strings: layout}})
+	read := func(layout arrowio.StringLayout) arrow.Table {
+		rd, err := arrowio.OpenFile(tripsFixture, arrowio.ReadOptions{Allocator: mem, Columns: []string{"vendor", "note"}, Mapping: arrowio.SchemaOptions{Strings: layout}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +178,7 @@ func TestReadStringViews(t *testing.T) {
 		}
 		return tbl
 	}
-	views, plain := read(StringsView), read(StringsDefault)
+	views, plain := read(arrowio.StringsView), read(arrowio.StringsDefault)
 	defer views.Release()
 	defer plain.Release()
 	for i := range 2 {

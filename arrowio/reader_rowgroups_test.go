@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -7,11 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/quiverio/quiver/arrowio"
 )
 
 // rowGroupSizes are the row counts of the row groups rowGroupFile writes:
@@ -109,7 +112,7 @@ func TestRowGroupsSelectValues(t *testing.T) {
 	defer all.Release()
 	ctx := context.Background()
 
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +149,7 @@ func TestRowGroupsSelectValues(t *testing.T) {
 				defer mem.AssertSize(t, 0)
 				exp := groupRows(t, all, starts, want)
 				defer exp.Release()
-				rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{RowGroups: sel, Allocator: mem, Parallelism: par, BatchSize: 4})
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{RowGroups: sel, Allocator: mem, Parallelism: par, BatchSize: 4})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -159,7 +162,7 @@ func TestRowGroupsSelectValues(t *testing.T) {
 				if tbl.NumRows() != exp.NumRows() {
 					t.Errorf("ReadTable: %d rows, want %d", tbl.NumRows(), exp.NumRows())
 				}
-				checkTable(t, "ReadTable", tbl, exp)
+				arrowiotest.CheckTable(t, "ReadTable", tbl, exp)
 				for c := range int(tbl.NumCols()) {
 					chunks := tbl.Column(c).Data().Chunks()
 					if len(chunks) != len(want) {
@@ -247,7 +250,7 @@ func TestRowGroupsOutOfRange(t *testing.T) {
 				bad = g
 			}
 		}
-		rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{RowGroups: sel})
+		rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{RowGroups: sel})
 		if err == nil {
 			rd.Close()
 			t.Errorf("RowGroups %v: Open succeeded", sel)
@@ -260,7 +263,7 @@ func TestRowGroupsOutOfRange(t *testing.T) {
 
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{Allocator: mem})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem})
 	if err != nil {
 		t.Fatal(err)
 	}

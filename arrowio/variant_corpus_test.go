@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -23,6 +23,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/variant"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -98,7 +99,7 @@ func readVariantBin(t *testing.T, path string) variant.Value {
 // batch rows, 0 for the default) and returns column name as one variant
 // array, or the error of opening or reading.
 func readVariantColumn(path, name string, batch int) (*extensions.VariantArray, error) {
-	rd, err := OpenFile(path, ReadOptions{BatchSize: batch})
+	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{BatchSize: batch})
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +207,7 @@ func TestVariantCorpusCases(t *testing.T) {
 }
 
 // variantReadBatches reads every batch of rd's RecordReader into a table.
-func variantReadBatches(rd *Reader) (arrow.Table, error) {
+func variantReadBatches(rd *arrowio.Reader) (arrow.Table, error) {
 	rr, err := rd.RecordReader(context.Background())
 	if err != nil {
 		return nil, err
@@ -542,13 +543,13 @@ func TestVariantCorpusMatchesPqarrow(t *testing.T) {
 }
 
 // TestVariantCorpusStorageOption reads every shredded_variant file with
-// SchemaOptions.VariantStorage: var is the storage struct, with the
+// arrowio.SchemaOptions.VariantStorage: var is the storage struct, with the
 // annotation in its metadata, and no check fails the read.
 func TestVariantCorpusStorageOption(t *testing.T) {
 	dir, _ := variantCases(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.parquet"))
 	for _, path := range files {
-		rd, err := OpenFile(path, ReadOptions{Mapping: SchemaOptions{VariantStorage: true}})
+		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{VariantStorage: true}})
 		if err != nil {
 			t.Errorf("%s: open: %v", filepath.Base(path), err)
 			continue
@@ -568,14 +569,14 @@ func TestVariantCorpusStorageOption(t *testing.T) {
 }
 
 // TestVariantCorpusErrorKinds checks the error each failing case gives:
-// unsupported shredded types at open (ErrUnsupported), contradicting
-// values at read (ErrCorrupt).
+// unsupported shredded types at open (arrowio.ErrUnsupported), contradicting
+// values at read (arrowio.ErrCorrupt).
 func TestVariantCorpusErrorKinds(t *testing.T) {
 	dir, _ := variantCases(t)
 	for file, want := range map[string]error{
-		"case-127.parquet": ErrUnsupported, "case-137.parquet": ErrUnsupported,
-		"case-040.parquet": ErrCorrupt, "case-042.parquet": ErrCorrupt, "case-087.parquet": ErrCorrupt, "case-128.parquet": ErrCorrupt,
-		"case-043-INVALID.parquet": ErrCorrupt, "case-125-INVALID.parquet": ErrCorrupt,
+		"case-127.parquet": arrowio.ErrUnsupported, "case-137.parquet": arrowio.ErrUnsupported,
+		"case-040.parquet": arrowio.ErrCorrupt, "case-042.parquet": arrowio.ErrCorrupt, "case-087.parquet": arrowio.ErrCorrupt, "case-128.parquet": arrowio.ErrCorrupt,
+		"case-043-INVALID.parquet": arrowio.ErrCorrupt, "case-125-INVALID.parquet": arrowio.ErrCorrupt,
 	} {
 		path := filepath.Join(dir, file)
 		if _, err := os.Stat(path); err != nil {
@@ -589,7 +590,7 @@ func TestVariantCorpusErrorKinds(t *testing.T) {
 			t.Errorf("%s: %v, want an error wrapping %v", file, err, want)
 		}
 		// The other column reads.
-		rd, err := OpenFile(path, ReadOptions{Columns: []string{"id"}})
+		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Columns: []string{"id"}})
 		if err != nil {
 			t.Errorf("%s: open with Columns [id]: %v", file, err)
 			continue

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/google/uuid"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -229,9 +230,9 @@ func TestVariantWriteRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rec := variantRecord(arr)
 			defer rec.Release()
-			for _, opts := range []WriteOptions{{}, {PageVersion: PageV2, MaxRowGroupRows: 4}} {
+			for _, opts := range []arrowio.WriteOptions{{}, {PageVersion: arrowio.PageV2, MaxRowGroupRows: 4}} {
 				buf := writeVariantFile(t, rec, opts)
-				rd, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{BatchSize: 3})
+				rd, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{BatchSize: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -260,10 +261,10 @@ func TestVariantWriteRoundTrip(t *testing.T) {
 }
 
 // writeVariantFile writes rec with Quiver.
-func writeVariantFile(t *testing.T, rec arrow.RecordBatch, opts WriteOptions) []byte {
+func writeVariantFile(t *testing.T, rec arrow.RecordBatch, opts arrowio.WriteOptions) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, rec.Schema(), opts)
+	w, err := arrowio.NewWriter(&buf, rec.Schema(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +296,7 @@ func TestVariantReadsPqarrowFiles(t *testing.T) {
 		}
 		rec.Release()
 		read++
-		rd, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), ReadOptions{})
+		rd, err := arrowio.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), arrowio.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,7 +336,7 @@ func TestVariantNestedWriteRoundTrip(t *testing.T) {
 	sc := arrow.NewSchema([]arrow.Field{{Name: "l", Type: list.DataType(), Nullable: true}, {Name: "s", Type: sl.DataType(), Nullable: true}}, nil)
 	rec := array.NewRecordBatch(sc, []arrow.Array{list, sl}, 3)
 	defer rec.Release()
-	buf := writeVariantFile(t, rec, WriteOptions{})
+	buf := writeVariantFile(t, rec, arrowio.WriteOptions{})
 	for who, tbl := range map[string]arrow.Table{"quiver": quiverTable(t, buf), "pqarrow": pqarrowTable(t, buf)} {
 		gl, gs := tableColumn(t, tbl, 0).(*array.List), tableColumn(t, tbl, 1).(*array.Struct)
 		tbl.Release()
@@ -369,7 +370,7 @@ func pqarrowTable(t *testing.T, buf []byte) arrow.Table {
 // quiverTable reads a file with Quiver.
 func quiverTable(t *testing.T, buf []byte) arrow.Table {
 	t.Helper()
-	rd, err := Open(bytes.NewReader(buf), int64(len(buf)), ReadOptions{})
+	rd, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +384,7 @@ func quiverTable(t *testing.T, buf []byte) arrow.Table {
 
 // TestVariantWriteRejects checks that Quiver writes no file another reader
 // would reconstruct wrongly: a typed_value type outside
-// VariantShredding.md's table fails NewWriter, and rows that contradict
+// VariantShredding.md's table fails arrowio.NewWriter, and rows that contradict
 // the shredding fail Write, which writes nothing.
 func TestVariantWriteRejects(t *testing.T) {
 	for _, dt := range []arrow.DataType{
@@ -395,15 +396,15 @@ func TestVariantWriteRejects(t *testing.T) {
 	} {
 		vt := extensions.NewShreddedVariantType(dt)
 		sc := arrow.NewSchema([]arrow.Field{{Name: "v", Type: vt, Nullable: true}}, nil)
-		_, err := NewWriter(&bytes.Buffer{}, sc, WriteOptions{})
+		_, err := arrowio.NewWriter(&bytes.Buffer{}, sc, arrowio.WriteOptions{})
 		if dt.ID() == arrow.LIST {
 			if err != nil {
 				t.Errorf("%s: %v", dt, err)
 			}
 			continue
 		}
-		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "VariantShredding.md") {
-			t.Errorf("typed_value %s: NewWriter = %v, want an ErrUnsupported naming VariantShredding.md", dt, err)
+		if !errors.Is(err, arrowio.ErrUnsupported) || !strings.Contains(err.Error(), "VariantShredding.md") {
+			t.Errorf("typed_value %s: arrowio.NewWriter = %v, want an arrowio.ErrUnsupported naming VariantShredding.md", dt, err)
 		}
 	}
 
@@ -422,14 +423,14 @@ func TestVariantWriteRejects(t *testing.T) {
 	bad := array.NewExtensionArrayWithStorage(vt, storage)
 	defer bad.Release()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, variantRecord(bad).Schema(), WriteOptions{})
+	w, err := arrowio.NewWriter(&buf, variantRecord(bad).Schema(), arrowio.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := variantRecord(bad)
 	defer rec.Release()
-	if err := w.Write(rec); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "conflicting value and typed_value") {
-		t.Errorf("Write of conflicting rows = %v, want ErrUnsupported naming the conflict", err)
+	if err := w.Write(rec); !errors.Is(err, arrowio.ErrUnsupported) || !strings.Contains(err.Error(), "conflicting value and typed_value") {
+		t.Errorf("Write of conflicting rows = %v, want arrowio.ErrUnsupported naming the conflict", err)
 	}
 	okRec := variantRecord(good)
 	defer okRec.Release()
@@ -462,7 +463,7 @@ func buildBinary(t *testing.T, vals ...[]byte) arrow.Array {
 }
 
 // TestVariantStorageOptionReadsWrittenFile reads a written shredded
-// variant with SchemaOptions.VariantStorage: the storage struct, with the
+// variant with arrowio.SchemaOptions.VariantStorage: the storage struct, with the
 // annotation in PARQUET:logical_type; and a projection of the variant's
 // metadata and value alone gives the struct of those.
 func TestVariantStorageOptionReadsWrittenFile(t *testing.T) {
@@ -470,13 +471,13 @@ func TestVariantStorageOptionReadsWrittenFile(t *testing.T) {
 	defer arr.Release()
 	rec := variantRecord(arr)
 	defer rec.Release()
-	buf := writeVariantFile(t, rec, WriteOptions{})
-	for _, ro := range []ReadOptions{
-		{Mapping: SchemaOptions{VariantStorage: true}},
-		{Mapping: SchemaOptions{VariantStorage: true, IgnoreArrowSchema: true}},
+	buf := writeVariantFile(t, rec, arrowio.WriteOptions{})
+	for _, ro := range []arrowio.ReadOptions{
+		{Mapping: arrowio.SchemaOptions{VariantStorage: true}},
+		{Mapping: arrowio.SchemaOptions{VariantStorage: true, IgnoreArrowSchema: true}},
 		{Columns: []string{"v.metadata", "v.value"}},
 	} {
-		rd, err := Open(bytes.NewReader(buf), int64(len(buf)), ro)
+		rd, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), ro)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -8,10 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -39,7 +42,7 @@ func TestWriterRewritesCorpus(t *testing.T) {
 			continue // the reader does not open it (yet)
 		}
 		var buf bytes.Buffer
-		w, err := NewWriter(&buf, schema, WriteOptions{})
+		w, err := arrowio.NewWriter(&buf, schema, arrowio.WriteOptions{})
 		if err != nil {
 			continue // nested columns are not written yet
 		}
@@ -68,7 +71,7 @@ func TestWriterRewritesCorpus(t *testing.T) {
 			defer releaseAll(got)
 			for i := range got {
 				want := concatColumn(t, recs, i)
-				assertSameValues(t, want, got[i])
+				arrowiotest.AssertSameValues(t, want, got[i])
 				want.Release()
 			}
 			rewritten++
@@ -79,7 +82,7 @@ func TestWriterRewritesCorpus(t *testing.T) {
 
 // schemaOf returns the Arrow schema Quiver reads for a file, or nil.
 func schemaOf(data []byte) *arrow.Schema {
-	r, err := Open(bytes.NewReader(data), int64(len(data)), ReadOptions{})
+	r, err := arrowio.Open(bytes.NewReader(data), int64(len(data)), arrowio.ReadOptions{})
 	if err != nil {
 		return nil
 	}
@@ -90,7 +93,7 @@ func schemaOf(data []byte) *arrow.Schema {
 // readCorpusFile returns every row group of a file as Quiver reads it, or nil
 // when the reader fails on any of them or the file holds no rows.
 func readCorpusFile(data []byte) []arrow.RecordBatch {
-	r, err := Open(bytes.NewReader(data), int64(len(data)), ReadOptions{})
+	r, err := arrowio.Open(bytes.NewReader(data), int64(len(data)), arrowio.ReadOptions{})
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
@@ -10,12 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/duckdb"
 	"github.com/quiverio/quiver/levels/levelstest"
@@ -62,7 +65,7 @@ func duckTable(t *testing.T, mem memory.Allocator, n int) arrow.RecordBatch {
 	cols := []arrow.Array{ids.NewArray()}
 	for i, dt := range duckTypes {
 		fields = append(fields, arrow.Field{Name: fmt.Sprintf("c%d", i), Type: dt, Nullable: true})
-		cols = append(cols, randomArray(t, mem, dt, n, 0.1, i%2 == 0, rng))
+		cols = append(cols, arrowiotest.RandomArray(t, mem, dt, n, 0.1, i%2 == 0, rng))
 	}
 	for i, dt := range duckNested {
 		f := arrow.Field{Name: fmt.Sprintf("n%d", i), Type: dt, Nullable: true}
@@ -75,8 +78,8 @@ func duckTable(t *testing.T, mem memory.Allocator, n int) arrow.RecordBatch {
 
 // duckEncodings returns per-column encodings other than PLAIN for every
 // column of schema whose type has one.
-func duckEncodings(schema *arrow.Schema) map[string]ColumnOptions {
-	cols := make(map[string]ColumnOptions)
+func duckEncodings(schema *arrow.Schema) map[string]arrowio.ColumnOptions {
+	cols := make(map[string]arrowio.ColumnOptions)
 	off := footer.Some(false)
 	for _, f := range schema.Fields() {
 		var enc footer.Encoding
@@ -93,7 +96,7 @@ func duckEncodings(schema *arrow.Schema) map[string]ColumnOptions {
 		default:
 			continue
 		}
-		cols[f.Name] = ColumnOptions{Dictionary: off, Encoding: footer.Some(enc)}
+		cols[f.Name] = arrowio.ColumnOptions{Dictionary: off, Encoding: footer.Some(enc)}
 	}
 	return cols
 }
@@ -107,36 +110,36 @@ func TestDuckDBReadsWrittenFiles(t *testing.T) {
 	duckdb.Script(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	rec := duckTable(t, mem, testRows(3000))
+	rec := duckTable(t, mem, arrowiotest.Rows(3000))
 	defer rec.Release()
 	dir := t.TempDir()
 
 	refPath := filepath.Join(dir, "arrow-go.parquet")
-	if err := os.WriteFile(refPath, writePqarrow(t, rec), 0o644); err != nil {
+	if err := os.WriteFile(refPath, arrowiotest.WritePqarrow(t, rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
 	type config struct {
 		name string
-		opts WriteOptions
+		opts arrowio.WriteOptions
 	}
 	var configs []config
 	for _, codec := range []footer.CompressionCodec{footer.CodecUncompressed, footer.CodecSnappy, footer.CodecGzip,
 		footer.CodecZstd, footer.CodecBrotli, footer.CodecLZ4Raw} {
-		configs = append(configs, config{codec.String() + "/v1", WriteOptions{Compression: codec, DataPageSize: 4 << 10}})
+		configs = append(configs, config{codec.String() + "/v1", arrowio.WriteOptions{Compression: codec, DataPageSize: 4 << 10}})
 	}
 	configs = append(configs,
-		config{"v2/dict", WriteOptions{PageVersion: PageV2, Compression: footer.CodecZstd, DataPageSize: 4 << 10}},
-		config{"v1/plain", WriteOptions{DisableDictionary: true, Compression: footer.CodecSnappy}},
-		config{"v2/plain", WriteOptions{PageVersion: PageV2, DisableDictionary: true}},
-		config{"v1/encodings", WriteOptions{Columns: duckEncodings(rec.Schema()), DataPageSize: 4 << 10}},
-		config{"v2/encodings", WriteOptions{PageVersion: PageV2, Columns: duckEncodings(rec.Schema()), Compression: footer.CodecZstd}},
-		config{"row-groups", WriteOptions{MaxRowGroupRows: 700, DataPageRows: 100}},
+		config{"v2/dict", arrowio.WriteOptions{PageVersion: arrowio.PageV2, Compression: footer.CodecZstd, DataPageSize: 4 << 10}},
+		config{"v1/plain", arrowio.WriteOptions{DisableDictionary: true, Compression: footer.CodecSnappy}},
+		config{"v2/plain", arrowio.WriteOptions{PageVersion: arrowio.PageV2, DisableDictionary: true}},
+		config{"v1/encodings", arrowio.WriteOptions{Columns: duckEncodings(rec.Schema()), DataPageSize: 4 << 10}},
+		config{"v2/encodings", arrowio.WriteOptions{PageVersion: arrowio.PageV2, Columns: duckEncodings(rec.Schema()), Compression: footer.CodecZstd}},
+		config{"row-groups", arrowio.WriteOptions{MaxRowGroupRows: 700, DataPageRows: 100}},
 	)
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(c.name, "/", "-")+".parquet")
-			if err := os.WriteFile(path, writeFile(t, rec.Schema(), c.opts, rec), 0o644); err != nil {
+			if err := os.WriteFile(path, arrowiotest.WriteFile(t, rec.Schema(), c.opts, rec), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			a, b := duckdb.Quote(path), duckdb.Quote(refPath)
@@ -172,7 +175,7 @@ func TestDuckDBReadsWrittenFiles(t *testing.T) {
 // that every column is equal.
 func compareWithArrowGo(t *testing.T, b []byte) {
 	t.Helper()
-	rd, err := Open(bytes.NewReader(b), int64(len(b)), ReadOptions{})
+	rd, err := arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,16 @@
-package arrowio
+package arrowio_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/quiverio/quiver/arrowio/internal/colwrite"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -34,7 +37,7 @@ func TestWriterStatisticsMatchArrowGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	var fields []arrow.Field
 	var cols []arrow.Array
-	for _, dt := range flatTypes {
+	for _, dt := range arrowiotest.FlatTypes {
 		switch dt.ID() {
 		case arrow.DURATION, arrow.NULL, arrow.INTERVAL_MONTH_DAY_NANO, arrow.DECIMAL32, arrow.DECIMAL64,
 			arrow.STRING_VIEW, arrow.BINARY_VIEW:
@@ -46,14 +49,14 @@ func TestWriterStatisticsMatchArrowGo(t *testing.T) {
 		}
 		for _, frac := range []float64{0, 0.3, 1} {
 			fields = append(fields, arrow.Field{Name: fmt.Sprintf("%s_%v", dt, frac), Type: dt, Nullable: true})
-			cols = append(cols, randomArray(t, mem, dt, 2000, frac, frac == 0.3, rng))
+			cols = append(cols, arrowiotest.RandomArray(t, mem, dt, 2000, frac, frac == 0.3, rng))
 		}
 	}
 	defer releaseAll(cols)
 	rec := record(fields, cols)
 	defer rec.Release()
-	ours := readMeta(t, writeFile(t, rec.Schema(), WriteOptions{StatisticsTruncate: -1}, rec))
-	theirs := readMeta(t, writePqarrow(t, rec))
+	ours := readMeta(t, arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{StatisticsTruncate: -1}, rec))
+	theirs := readMeta(t, arrowiotest.WritePqarrow(t, rec))
 	for i, f := range fields {
 		a, b := ours.RowGroups[0].Columns[i].MetaData, theirs.RowGroups[0].Columns[i].MetaData
 		if a.Type != b.Type {
@@ -74,7 +77,7 @@ func TestWriterStatisticsMatchArrowGo(t *testing.T) {
 			lo, hi, any := "", "", false
 			for k := range d.Len() {
 				if d.IsValid(k) {
-					v := canonical(d, k)
+					v := arrowiotest.Canonical(d, k)
 					if !any || v < lo {
 						lo = v
 					}
@@ -104,12 +107,12 @@ func TestWriterStatisticsMatchArrowGo(t *testing.T) {
 }
 
 // statsOf writes one float64 column and returns its chunk statistics.
-func statsOf(t *testing.T, opts WriteOptions, arr arrow.Array) *footer.Statistics {
+func statsOf(t *testing.T, opts arrowio.WriteOptions, arr arrow.Array) *footer.Statistics {
 	t.Helper()
 	fields := []arrow.Field{{Name: "x", Type: arr.DataType(), Nullable: true}}
 	rec := record(fields, []arrow.Array{arr})
 	defer rec.Release()
-	return readMeta(t, writeFile(t, rec.Schema(), opts, rec)).RowGroups[0].Columns[0].MetaData.Statistics
+	return readMeta(t, arrowiotest.WriteFile(t, rec.Schema(), opts, rec)).RowGroups[0].Columns[0].MetaData.Statistics
 }
 
 func TestWriterFloatStatistics(t *testing.T) {
@@ -133,7 +136,7 @@ func TestWriterFloatStatistics(t *testing.T) {
 		b.AppendValues(c.vals, nil)
 		arr := b.NewArray()
 		b.Release()
-		st := statsOf(t, WriteOptions{}, arr)
+		st := statsOf(t, arrowio.WriteOptions{}, arr)
 		arr.Release()
 		if c.none {
 			if st.MinValue != nil || st.MaxValue != nil {
@@ -141,10 +144,10 @@ func TestWriterFloatStatistics(t *testing.T) {
 			}
 			continue
 		}
-		if got := colwrite.PlainValue(c.min); !bytes.Equal(st.MinValue, got) {
+		if got := binary.LittleEndian.AppendUint64(nil, math.Float64bits(c.min)); !bytes.Equal(st.MinValue, got) {
 			t.Errorf("%v: min %x, want %x", c.vals, st.MinValue, got)
 		}
-		if got := colwrite.PlainValue(c.max); !bytes.Equal(st.MaxValue, got) {
+		if got := binary.LittleEndian.AppendUint64(nil, math.Float64bits(c.max)); !bytes.Equal(st.MaxValue, got) {
 			t.Errorf("%v: max %x, want %x", c.vals, st.MaxValue, got)
 		}
 	}
@@ -182,7 +185,7 @@ func TestWriterStatisticsTruncation(t *testing.T) {
 			arr := b.NewArray()
 			b.Release()
 			defer arr.Release()
-			st := statsOf(t, WriteOptions{StatisticsTruncate: 8}, arr)
+			st := statsOf(t, arrowio.WriteOptions{StatisticsTruncate: 8}, arr)
 			if string(st.MinValue) != c.min || string(st.MaxValue) != c.max {
 				t.Errorf("min %q max %q, want %q %q", st.MinValue, st.MaxValue, c.min, c.max)
 			}

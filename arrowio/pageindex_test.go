@@ -1,6 +1,7 @@
-package arrowio
+package arrowio_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -10,9 +11,70 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
+
+// TestReaderPageIndexAndBloom reads the page index and bloom filters of a
+// file written with and without them, and refuses unknown row groups and
+// columns.
+func TestReaderPageIndexAndBloom(t *testing.T) {
+	rec := indexTestBatch(memory.DefaultAllocator, 500, rand.New(rand.NewPCG(1, 1)))
+	defer rec.Release()
+	with := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{DataPageRows: 100, Columns: map[string]arrowio.ColumnOptions{"s": {BloomFilter: &arrowio.BloomFilterOptions{NDV: 500}}}}, rec)
+	without := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{DisablePageIndex: true}, rec)
+	r, err := arrowio.Open(bytes.NewReader(with), int64(len(with)), arrowio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ci, oi, err := r.PageIndex(0, "s")
+	if err != nil || ci == nil || oi == nil || len(oi.PageLocations) != 5 || len(ci.NullPages) != 5 || !ci.NullPages[2] {
+		t.Fatalf("PageIndex: %+v, %+v, %v", ci, oi, err)
+	}
+	if bf, err := r.BloomFilter(0, "s"); err != nil || bf == nil || bf.NumBytes() != 1024 {
+		t.Fatalf("BloomFilter(s): %v, %v", bf, err)
+	}
+	if bf, err := r.BloomFilter(0, "id"); err != nil || bf != nil {
+		t.Fatalf("BloomFilter(id): %v, %v", bf, err)
+	}
+	for _, c := range []struct {
+		rg  int
+		col string
+	}{{-1, "s"}, {1, "s"}, {0, "nope"}} {
+		if _, _, err := r.PageIndex(c.rg, c.col); err == nil {
+			t.Errorf("PageIndex(%d, %q) succeeded", c.rg, c.col)
+		}
+		if _, err := r.BloomFilter(c.rg, c.col); err == nil {
+			t.Errorf("BloomFilter(%d, %q) succeeded", c.rg, c.col)
+		}
+	}
+	r2, err := arrowio.Open(bytes.NewReader(without), int64(len(without)), arrowio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if ci, oi, err := r2.PageIndex(0, "s"); ci != nil || oi != nil || err != nil {
+		t.Fatalf("without page index: %v, %v, %v", ci, oi, err)
+	}
+	if meta := r2.Metadata().RowGroups[0].Columns[0]; meta.ColumnIndexOffset.Set || meta.OffsetIndexOffset.Set {
+		t.Fatalf("DisablePageIndex wrote index offsets: %+v", meta)
+	}
+	one := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"s": {PageIndex: footer.Some(false)}}}, rec)
+	r3, err := arrowio.Open(bytes.NewReader(one), int64(len(one)), arrowio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r3.Close()
+	if ci, oi, err := r3.PageIndex(0, "s"); ci != nil || oi != nil || err != nil {
+		t.Fatalf("column s with its page index off: %v, %v, %v", ci, oi, err)
+	}
+	if ci, oi, err := r3.PageIndex(0, "id"); ci == nil || oi == nil || err != nil {
+		t.Fatalf("column id: %v, %v, %v", ci, oi, err)
+	}
+}
 
 // indexTestBatch returns rows of a sorted int64 "id", an optional string
 // "s" (about a tenth null, one page all null), an int8 "k" and a float64
@@ -54,11 +116,11 @@ func TestPageIndexWrittenForArrowGo(t *testing.T) {
 	const rows = 1000
 	rec := indexTestBatch(mem, rows, rng)
 	defer rec.Release()
-	bloom := &BloomFilterOptions{FPP: 0.01}
-	for _, v := range []PageVersion{PageV1, PageV2} {
-		buf := writeFile(t, rec.Schema(), WriteOptions{
+	bloom := &arrowio.BloomFilterOptions{FPP: 0.01}
+	for _, v := range []arrowio.PageVersion{arrowio.PageV1, arrowio.PageV2} {
+		buf := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{
 			DataPageRows: 100, PageVersion: v, MaxRowGroupRows: 600,
-			Columns: map[string]ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: &BloomFilterOptions{Bytes: 4096}}},
+			Columns: map[string]arrowio.ColumnOptions{"s": {BloomFilter: bloom}, "k": {BloomFilter: bloom}, "id": {BloomFilter: &arrowio.BloomFilterOptions{Bytes: 4096}}},
 		}, rec)
 		fr := pqMetadata(t, buf)
 		pir := fr.GetPageIndexReader()
@@ -147,7 +209,7 @@ func checkPageBounds(t *testing.T, arr arrow.Array, lo, hi int, ci metadata.Colu
 			nulls++
 			continue
 		}
-		vals = append(vals, canonical(arr, r))
+		vals = append(vals, arrowiotest.Canonical(arr, r))
 	}
 	if got := ci.GetNullCounts()[p]; got != int64(nulls) {
 		t.Errorf("page %d: null count %d, want %d", p, got, nulls)

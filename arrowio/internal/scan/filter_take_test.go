@@ -1,9 +1,11 @@
-package arrowio
+package scan_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 
 	"github.com/quiverio/quiver/arrowio/internal/scan"
 
@@ -20,10 +22,10 @@ func TestTakeSpans(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	rng := rand.New(rand.NewPCG(4, 4))
-	types := append([]arrow.DataType{arrow.BinaryTypes.LargeString, arrow.BinaryTypes.LargeBinary, arrow.FixedWidthTypes.Boolean}, flatTypes...)
+	types := append([]arrow.DataType{arrow.BinaryTypes.LargeString, arrow.BinaryTypes.LargeBinary, arrow.FixedWidthTypes.Boolean}, arrowiotest.FlatTypes...)
 	for _, dt := range types {
 		for _, nulls := range []float64{0, 0.3} {
-			full := randomArray(t, mem, dt, 500, nulls, false, rng)
+			full := arrowiotest.RandomArray(t, mem, dt, 500, nulls, false, rng)
 			src := array.NewSlice(full, 7, 480)
 			full.Release()
 			var spans pageindex.Ranges
@@ -40,7 +42,7 @@ func TestTakeSpans(t *testing.T) {
 			k := 0
 			for _, s := range spans {
 				for i := s.Start; i < s.End; i++ {
-					if got.IsNull(k) != src.IsNull(int(i)) || !src.IsNull(int(i)) && canonical(got, k) != canonical(src, int(i)) {
+					if got.IsNull(k) != src.IsNull(int(i)) || !src.IsNull(int(i)) && arrowiotest.Canonical(got, k) != arrowiotest.Canonical(src, int(i)) {
 						t.Fatalf("%s: row %d (source %d) differs", dt, k, i)
 					}
 					k++

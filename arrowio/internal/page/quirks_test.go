@@ -1,9 +1,7 @@
-package arrowio
+package page
 
 import (
 	"testing"
-
-	"github.com/quiverio/quiver/arrowio/internal/page"
 )
 
 func TestUnderstatesChunkSize(t *testing.T) {
@@ -19,7 +17,7 @@ func TestUnderstatesChunkSize(t *testing.T) {
 		"parquet-mr version x.y":                   false,
 		"impala version 1.0 (build 12) parquet-mr": false,
 	} {
-		if got := page.UnderstatesChunkSize(s); got != want {
+		if got := UnderstatesChunkSize(s); got != want {
 			t.Errorf("understatesChunkSize(%q) = %v, want %v", s, got, want)
 		}
 	}

@@ -1,6 +1,8 @@
-package arrowio
+package arrowio_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,8 +15,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // benchRecord returns n rows of an order-lines table: sorted int64 keys,
@@ -90,24 +94,24 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // benchConfig is one writer configuration, as Quiver and pqarrow options.
 type benchConfig struct {
 	name string
-	ours WriteOptions
+	ours arrowio.WriteOptions
 	pq   func(*arrow.Schema) []parquet.WriterProperty
 }
 
 var benchConfigs = []benchConfig{
-	{"dict-snappy", WriteOptions{Compression: footer.CodecSnappy},
+	{"dict-snappy", arrowio.WriteOptions{Compression: footer.CodecSnappy},
 		func(*arrow.Schema) []parquet.WriterProperty {
 			return []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy)}
 		}},
-	{"plain", WriteOptions{DisableDictionary: true},
+	{"plain", arrowio.WriteOptions{DisableDictionary: true},
 		func(*arrow.Schema) []parquet.WriterProperty {
 			return []parquet.WriterProperty{parquet.WithDictionaryDefault(false)}
 		}},
-	{"zstd-v2", WriteOptions{Compression: footer.CodecZstd, PageVersion: PageV2},
+	{"zstd-v2", arrowio.WriteOptions{Compression: footer.CodecZstd, PageVersion: arrowio.PageV2},
 		func(*arrow.Schema) []parquet.WriterProperty {
 			return []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDataPageVersion(parquet.DataPageV2)}
 		}},
-	{"delta", WriteOptions{DisableDictionary: true, PageVersion: PageV2, Compression: footer.CodecSnappy, Columns: map[string]ColumnOptions{
+	{"delta", arrowio.WriteOptions{DisableDictionary: true, PageVersion: arrowio.PageV2, Compression: footer.CodecSnappy, Columns: map[string]arrowio.ColumnOptions{
 		"key": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}, "qty": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)},
 		"date": {Encoding: footer.Some(footer.EncodingDeltaBinaryPacked)}, "mode": {Encoding: footer.Some(footer.EncodingDeltaByteArray)},
 		"comment": {Encoding: footer.Some(footer.EncodingDeltaLengthByteArray)}}},
@@ -148,7 +152,7 @@ func BenchmarkWriter(b *testing.B) {
 			{"quiver", func(buf io.Writer) error {
 				opts := c.ours
 				opts.Parallelism = 1
-				w, err := NewWriter(buf, rec.Schema(), opts)
+				w, err := arrowio.NewWriter(buf, rec.Schema(), opts)
 				if err != nil {
 					return err
 				}
@@ -176,7 +180,7 @@ func BenchmarkWriter(b *testing.B) {
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("config=%s/impl=%s", c.name, im.name), func(b *testing.B) {
 				var out countingWriter
-				b.SetBytes(recordSize(rec))
+				b.SetBytes(batchBytes(rec))
 				b.ReportAllocs()
 				for b.Loop() {
 					out = 0
@@ -188,5 +192,82 @@ func BenchmarkWriter(b *testing.B) {
 				b.ReportMetric(float64(out), "file-bytes")
 			})
 		}
+	}
+}
+
+// BenchmarkWriterIndexes writes the order-lines table without page
+// indexes, with them (the default), and with bloom filters on the keys
+// and comments too.
+func BenchmarkWriterIndexes(b *testing.B) {
+	rec := benchRecord(200_000)
+	defer rec.Release()
+	bloom := &arrowio.BloomFilterOptions{FPP: 0.01}
+	for _, c := range []struct {
+		name string
+		opts arrowio.WriteOptions
+	}{
+		{"index=off", arrowio.WriteOptions{DisablePageIndex: true}},
+		{"index=on", arrowio.WriteOptions{}},
+		{"index=on,bloom=2", arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"key": {BloomFilter: bloom}, "comment": {BloomFilter: bloom}}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(batchBytes(rec))
+			b.ReportAllocs()
+			for b.Loop() {
+				w, err := arrowio.NewWriter(io.Discard, rec.Schema(), c.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Write(rec); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFilteredRead reads a 1 M-row order-lines file in four row
+// groups whole, with a point lookup on the sorted key, with an equality
+// on the low-cardinality mode column (one row in seven), and with the
+// same range (one row in twenty) on the float64 price and on the
+// decimal128 net price (FIXED_LEN_BYTE_ARRAY).
+func BenchmarkFilteredRead(b *testing.B) {
+	rec := benchRecord(1_000_000)
+	file := arrowiotest.WriteFile(b, rec.Schema(), arrowio.WriteOptions{MaxRowGroupRows: 250_000}, rec)
+	size := batchBytes(rec)
+	rec.Release()
+	net, err := pageindex.ParseDecimal("60000.00")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		filter pageindex.Predicate
+	}{
+		{"filter=none", nil},
+		{"filter=key", pageindex.Eq("key", pageindex.Int(200_000))},
+		{"filter=mode", pageindex.Eq("mode", pageindex.String("RAIL"))},
+		{"filter=price", pageindex.GreaterEq("price", pageindex.Float(60000))},
+		{"filter=net", pageindex.GreaterEq("net", net)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Filter: c.filter})
+				if err != nil {
+					b.Fatal(err)
+				}
+				tbl, err := r.ReadTable(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				tbl.Release()
+				r.Close()
+			}
+		})
 	}
 }

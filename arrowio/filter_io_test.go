@@ -1,71 +1,27 @@
-package arrowio
+package arrowio_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
-
-	"github.com/quiverio/quiver/arrowio/internal/page"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
 
-// countingReaderAt counts and records the byte ranges read through it.
-type countingReaderAt struct {
-	f     io.ReaderAt
-	mu    sync.Mutex
-	bytes int64
-	reads []pageindex.ByteRange
-}
-
-func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	c.mu.Lock()
-	c.bytes += int64(len(p))
-	c.reads = append(c.reads, pageindex.ByteRange{Start: off, End: off + int64(len(p))})
-	c.mu.Unlock()
-	return c.f.ReadAt(p, off)
-}
-
-// writeTempFile writes batches of rows rows each, made by mk, to a file.
-func writeTempFile(t *testing.T, schema *arrow.Schema, opts WriteOptions, batches int, mk func(b int) arrow.RecordBatch) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "f.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := NewWriter(f, schema, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for b := range batches {
-		rec := mk(b)
-		err := w.Write(rec)
-		rec.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // openCounting opens path for reading with opts through a counting
 // ReaderAt.
-func openCounting(t *testing.T, path string, opts ReadOptions) (*Reader, *countingReaderAt, int64) {
+func openCounting(t *testing.T, path string, opts arrowio.ReadOptions) (*arrowio.Reader, *arrowiotest.CountingReaderAt, int64) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -76,8 +32,8 @@ func openCounting(t *testing.T, path string, opts ReadOptions) (*Reader, *counti
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &countingReaderAt{f: f}
-	r, err := Open(c, st.Size(), opts)
+	c := &arrowiotest.CountingReaderAt{R: f}
+	r, err := arrowio.Open(c, st.Size(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +41,7 @@ func openCounting(t *testing.T, path string, opts ReadOptions) (*Reader, *counti
 }
 
 // readAllRows reads every batch of r and returns the row count.
-func readAllRows(t *testing.T, r *Reader) int64 {
+func readAllRows(t *testing.T, r *arrowio.Reader) int64 {
 	t.Helper()
 	rr, err := r.RecordReader(context.Background())
 	if err != nil {
@@ -119,7 +75,7 @@ func TestPointLookupReadsLittle(t *testing.T) {
 		{Name: "v", Type: arrow.PrimitiveTypes.Float64},
 		{Name: "w", Type: arrow.PrimitiveTypes.Int64},
 	}, nil)
-	path := writeTempFile(t, schema, WriteOptions{DataPageSize: page, DisableDictionary: true}, rows/perBatch, func(b int) arrow.RecordBatch {
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{DataPageSize: page, DisableDictionary: true}, rows/perBatch, func(b int) arrow.RecordBatch {
 		rng := rand.New(rand.NewPCG(uint64(b), 1))
 		ids := make([]int64, perBatch)
 		vs := make([]float64, perBatch)
@@ -142,7 +98,7 @@ func TestPointLookupReadsLittle(t *testing.T) {
 		cols     []string
 		maxShare float64
 	}{{[]string{"id"}, 0.01}, {nil, allShare}} {
-		r, cr, size := openCounting(t, path, ReadOptions{Columns: c.cols, Filter: pageindex.Eq("id", pageindex.Int(target))})
+		r, cr, size := openCounting(t, path, arrowio.ReadOptions{Columns: c.cols, Filter: pageindex.Eq("id", pageindex.Int(target))})
 		rr, err := r.RecordReader(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -162,8 +118,8 @@ func TestPointLookupReadsLittle(t *testing.T) {
 		if len(got) != 1 || got[0] != target {
 			t.Fatalf("lookup of %d returned %v", target, got)
 		}
-		share := float64(cr.bytes) / float64(size)
-		t.Logf("columns %v: point lookup read %d of %d bytes (%.3f%%) in %d reads", c.cols, cr.bytes, size, 100*share, len(cr.reads))
+		share := float64(cr.Bytes) / float64(size)
+		t.Logf("columns %v: point lookup read %d of %d bytes (%.3f%%) in %d reads", c.cols, cr.Bytes, size, 100*share, len(cr.Reads))
 		if share >= c.maxShare {
 			t.Errorf("columns %v: point lookup read %.2f%% of the file", c.cols, 100*share)
 		}
@@ -183,7 +139,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 		{Name: "key", Type: arrow.BinaryTypes.String},
 		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
 	}, nil)
-	path := writeTempFile(t, schema, WriteOptions{Columns: map[string]ColumnOptions{"key": {BloomFilter: &BloomFilterOptions{FPP: 0.01}}}},
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Columns: map[string]arrowio.ColumnOptions{"key": {BloomFilter: &arrowio.BloomFilterOptions{FPP: 0.01}}}},
 		rows/perBatch, func(b int) arrow.RecordBatch {
 			rng := rand.New(rand.NewPCG(uint64(b), 2))
 			kb := array.NewStringBuilder(memory.DefaultAllocator)
@@ -199,7 +155,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 			defer n.Release()
 			return array.NewRecordBatch(schema, []arrow.Array{k, n}, perBatch)
 		})
-	r, c, size := openCounting(t, path, ReadOptions{Filter: pageindex.Eq("key", pageindex.String("k_absent_0000000"))})
+	r, c, size := openCounting(t, path, arrowio.ReadOptions{Filter: pageindex.Eq("key", pageindex.String("k_absent_0000000"))})
 	defer r.Close()
 	if n := readAllRows(t, r); n != 0 {
 		t.Fatalf("absent key: %d rows", n)
@@ -207,19 +163,16 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 	pagesEnd := int64(4)
 	for _, rg := range r.Metadata().RowGroups {
 		for _, cc := range rg.Columns {
-			start, length, err := page.ChunkRange(cc.MetaData, r.f.Footer.MetaOffset, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pagesEnd = max(pagesEnd, start+length)
+			_, end := chunkSpan(cc.MetaData)
+			pagesEnd = max(pagesEnd, end)
 		}
 	}
-	for _, rd := range c.reads {
+	for _, rd := range c.Reads {
 		if rd.Start < pagesEnd {
 			t.Errorf("read [%d, %d) touches the pages, which end at %d", rd.Start, rd.End, pagesEnd)
 		}
 	}
-	t.Logf("absent key: %d reads, %d of %d bytes", len(c.reads), c.bytes, size)
+	t.Logf("absent key: %d reads, %d of %d bytes", len(c.Reads), c.Bytes, size)
 }
 
 // TestDictionaryPrunesRowGroup filters on a value between a chunk's min
@@ -229,7 +182,7 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 func TestDictionaryPrunesRowGroup(t *testing.T) {
 	const rows = 60000
 	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}, {Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	path := writeTempFile(t, schema, WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
 		rng := rand.New(rand.NewPCG(uint64(b), 9))
 		sb := array.NewStringBuilder(memory.DefaultAllocator)
 		nb := array.NewInt64Builder(memory.DefaultAllocator)
@@ -244,19 +197,122 @@ func TestDictionaryPrunesRowGroup(t *testing.T) {
 		defer n.Release()
 		return array.NewRecordBatch(schema, []arrow.Array{s, n}, rows)
 	})
-	r, c, _ := openCounting(t, path, ReadOptions{Filter: pageindex.Eq("s", pageindex.String("kiwi"))})
+	r, c, _ := openCounting(t, path, arrowio.ReadOptions{Filter: pageindex.Eq("s", pageindex.String("kiwi"))})
 	defer r.Close()
 	if n := readAllRows(t, r); n != rows/3 {
 		t.Fatalf("%d rows of kiwi, want %d", n, rows/3)
 	}
 	md := r.Metadata().RowGroups[0].Columns[1].MetaData
-	start, length, err := page.ChunkRange(md, r.f.Footer.MetaOffset, false)
-	if err != nil {
-		t.Fatal(err)
+	start, end := chunkSpan(md)
+	for _, rd := range c.Reads {
+		if rd.End > start && rd.Start < end {
+			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.Start, rd.End, start, end)
+		}
 	}
-	for _, rd := range c.reads {
-		if rd.End > start && rd.Start < start+length {
-			t.Errorf("read [%d, %d) touches row group 0's column n at [%d, %d)", rd.Start, rd.End, start, start+length)
+}
+
+// peakReaderAt counts the ReadAt calls in flight and keeps the largest
+// number seen. Each call lingers a little, so that calls issued together
+// overlap even on a loaded machine.
+type peakReaderAt struct {
+	r         *bytes.Reader
+	mu        sync.Mutex
+	now, peak int
+	linger    time.Duration
+}
+
+func (p *peakReaderAt) ReadAt(b []byte, off int64) (int, error) {
+	p.mu.Lock()
+	p.now++
+	p.peak = max(p.peak, p.now)
+	p.mu.Unlock()
+	time.Sleep(p.linger)
+	defer func() {
+		p.mu.Lock()
+		p.now--
+		p.mu.Unlock()
+	}()
+	return p.r.ReadAt(b, off)
+}
+
+// TestFilteredReadBoundsGoroutines reads a filtered file of eight row
+// groups with several columns through ReadTable and RecordReader, and
+// checks that no more than Parallelism reads of the file are ever in
+// flight: the row-group workers of a filtered ReadTable must not each fan
+// out over the columns again (that made Parallelism² of them), and a
+// RecordReader's one prefetch runs while the current group only hands out
+// rows it already decoded. The output must equal a sequential read.
+func TestFilteredReadBoundsGoroutines(t *testing.T) {
+	rec := benchRecord(8_000)
+	file := arrowiotest.WriteFile(t, rec.Schema(), arrowio.WriteOptions{MaxRowGroupRows: 1_000}, rec)
+	rec.Release()
+	filter := pageindex.GreaterEq("price", pageindex.Float(60000))
+	read := func(t *testing.T, par int, table bool) (int, string) {
+		t.Helper()
+		ra := &peakReaderAt{r: bytes.NewReader(file), linger: time.Millisecond}
+		r, err := arrowio.Open(ra, int64(len(file)), arrowio.ReadOptions{Filter: filter, Parallelism: par})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		ra.peak = 0 // the footer reads do not count
+		var out bytes.Buffer
+		if table {
+			tbl, err := r.ReadTable(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tbl.Release()
+			tr := array.NewTableReader(tbl, -1)
+			defer tr.Release()
+			for tr.Next() {
+				fmt.Fprintln(&out, tr.RecordBatch())
+			}
+		} else {
+			rr, err := r.RecordReader(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rr.Release()
+			for rr.Next() {
+				fmt.Fprintln(&out, rr.RecordBatch())
+			}
+			if err := rr.Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return ra.peak, out.String()
+	}
+	// A lone row group still decodes its columns side by side.
+	t.Run("ReadRowGroup/parallelism=3", func(t *testing.T) {
+		ra := &peakReaderAt{r: bytes.NewReader(file), linger: time.Millisecond}
+		r, err := arrowio.Open(ra, int64(len(file)), arrowio.ReadOptions{Filter: filter, Parallelism: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		ra.peak = 0
+		rec, err := r.ReadRowGroup(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		if ra.peak < 2 || ra.peak > 3 {
+			t.Errorf("%d reads of the file in flight at once, want 2 or 3", ra.peak)
+		}
+	})
+	for _, table := range []bool{true, false} {
+		_, want := read(t, 1, table)
+		for _, par := range []int{2, 3} {
+			t.Run(fmt.Sprintf("table=%v/parallelism=%d", table, par), func(t *testing.T) {
+				peak, got := read(t, par, table)
+				if got != want {
+					t.Errorf("output differs from the sequential read")
+				}
+				if peak > par {
+					t.Errorf("%d reads of the file in flight at once, want at most Parallelism=%d", peak, par)
+				}
+			})
 		}
 	}
 }

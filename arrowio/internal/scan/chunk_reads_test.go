@@ -1,57 +1,20 @@
-package arrowio
+package scan_test
 
 import (
 	"context"
-	"errors"
-	"io"
 	"os"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+	"github.com/quiverio/quiver/arrowio/internal/scan"
+
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/colread"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
-
-// TestChunkReadsTruncated truncates a file under a Reader that reads each
-// column chunk when its column decodes (OpenFile without MemoryMap): the
-// chunks past the new end are an error naming the read, and nothing leaks.
-func TestChunkReadsTruncated(t *testing.T) {
-	schema := arrow.NewSchema([]arrow.Field{
-		{Name: "a", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "b", Type: arrow.PrimitiveTypes.Int64},
-	}, nil)
-	mk := func(int) arrow.RecordBatch {
-		b := array.NewInt64Builder(memory.DefaultAllocator)
-		defer b.Release()
-		for k := range 100_000 {
-			b.Append(int64(k))
-		}
-		a := b.NewArray()
-		defer a.Release()
-		return array.NewRecordBatch(schema, []arrow.Array{a, a}, 100_000)
-	}
-	for _, batches := range []bool{false, true} {
-		path := writeTempFile(t, schema, WriteOptions{DisableDictionary: true}, 1, mk)
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		rd, err := OpenFile(path, ReadOptions{Allocator: mem, BatchSize: 30_000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !rd.f.ChunkReads {
-			t.Fatal("OpenFile did not set chunkReads")
-		}
-		// Column a's chunk starts the file; b's is past 8 KiB.
-		if err := truncateAndRead(t, rd, path, batches); !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-			t.Errorf("batches %v: reading a truncated file: %v", batches, err)
-		}
-		if err := rd.Close(); err != nil {
-			t.Fatal(err)
-		}
-		mem.AssertSize(t, 0)
-	}
-}
 
 // TestChunkReadsRelease checks that a leaf reading its own chunk returns
 // the chunk's buffer once its last row is decoded, before the row group
@@ -71,13 +34,16 @@ func TestChunkReadsRelease(t *testing.T) {
 		defer s.Release()
 		return array.NewRecordBatch(schema, []arrow.Array{a, s}, 5000)
 	}
-	path := writeTempFile(t, schema, WriteOptions{}, 1, mk)
-	rd, err := OpenFile(path, ReadOptions{})
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{}, 1, mk)
+	rd, err := scan.OpenFile(path, resolve(scan.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	g, err := rd.f.OpenGroup(context.Background(), 0, nil)
+	if !rd.ChunkReads {
+		t.Fatal("OpenFile did not set ChunkReads")
+	}
+	g, err := rd.OpenGroup(context.Background(), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +65,7 @@ func TestChunkReadsRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := readTableWith(t, buf, ReadOptions{})
+	want := arrowiotest.ReadTable(t, buf, arrowio.ReadOptions{})
 	defer want.Release()
 	for c := range 2 {
 		if !array.Equal(rec.Column(c), want.Column(c).Data().Chunk(0)) {

@@ -1,11 +1,13 @@
-package arrowio
+package scan_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/scan"
 
 	"github.com/quiverio/quiver/arrowio/internal/colread"
@@ -35,13 +37,13 @@ func TestDirectPages(t *testing.T) {
 	defer rec.Release()
 	for _, codec := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip} {
 		for _, v := range []parquet.DataPageVersion{parquet.DataPageV1, parquet.DataPageV2} {
-			file := writePqarrow(t, rec, parquet.WithCompression(codec), parquet.WithDataPageVersion(v),
+			file := arrowiotest.WritePqarrow(t, rec, parquet.WithCompression(codec), parquet.WithDataPageVersion(v),
 				parquet.WithDictionaryDefault(false), parquet.WithDataPageSize(16<<10))
 			desc := fmt.Sprintf("%s v%d", codec, v+1)
 			for _, batch := range []int{0, 777} {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				tbl := readTableWith(t, file, ReadOptions{Allocator: mem, BatchSize: batch})
-				checkTable(t, fmt.Sprintf("%s, batch %d", desc, batch), tbl, rec)
+				tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem, BatchSize: batch})
+				arrowiotest.CheckTable(t, fmt.Sprintf("%s, batch %d", desc, batch), tbl, rec)
 				tbl.Release()
 				mem.AssertSize(t, 0)
 			}
@@ -73,14 +75,10 @@ func checkDirect(t *testing.T, desc string, file []byte, v2 bool) {
 
 // firstGroup opens file's first row group, for tests that look into its
 // column readers; the test's cleanup releases both.
-func firstGroup(t *testing.T, file []byte) (*Reader, *scan.Group) {
+func firstGroup(t *testing.T, file []byte) (*scan.File, *scan.Group) {
 	t.Helper()
-	rd, err := Open(bytes.NewReader(file), int64(len(file)), ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rd.Close() })
-	g, err := rd.f.OpenGroup(context.Background(), 0, nil)
+	rd := openBytes(t, file, scan.Options{})
+	g, err := rd.OpenGroup(context.Background(), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +97,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 	defer col.Release()
 	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil), []arrow.Array{col}, 100)
 	defer rec.Release()
-	file := writePqarrow(t, rec, parquet.WithCompression(compress.Codecs.Snappy))
+	file := arrowiotest.WritePqarrow(t, rec, parquet.WithCompression(compress.Codecs.Snappy))
 	_, g := firstGroup(t, file)
 	l := g.Readers[0].(*colread.LeafReader)
 
@@ -127,7 +125,7 @@ func TestDirectPageCorrupt(t *testing.T) {
 		arr.Release()
 		t.Fatal("read a page whose levels count more values than it holds")
 	}
-	if _, direct := l.ValueDecoder.(*colread.InPlace); !direct || !isFileError(err) {
+	if _, direct := l.ValueDecoder.(*colread.InPlace); !direct || !arrowiotest.IsFileError(err) {
 		t.Errorf("decompressed into the batch: %v; error: %v", direct, err)
 	}
 }
