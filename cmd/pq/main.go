@@ -4,8 +4,9 @@
 //
 //	pq schema FILE                       the schema tree with types, repetition and levels
 //	pq meta [--json] FILE                row groups, column chunks, sizes, codecs, encodings, statistics
-//	pq cat [flags] FILE                  rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv --where 'x > 5 and s = "a"'
-//	pq head [flags] FILE                 the first 10 rows (same flags as cat)
+//	pq meta DIR|GLOB                     a dataset's files, rows, bytes, partitions and schema
+//	pq cat [flags] FILE|DIR|GLOB         rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv --where 'x > 5 and s = "a"'
+//	pq head [flags] FILE|DIR|GLOB        the first 10 rows (same flags as cat)
 //	pq pageindex [--column c] FILE       each page's location, first row, null count, min and max
 //	pq bloom --column c --value v FILE   whether each row group's bloom filter may hold v
 //	pq convert [flags] IN OUT            CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --page-version 2 --dictionary=false ...
@@ -16,6 +17,11 @@
 // --master-key ID:KEY (repeatable) and, when the material is external,
 // --key-material FILE. A key is its text's bytes, or hex digits after
 // "hex:".
+//
+// FILE may be an http(s) URL, read with ranged GETs. A directory or a glob
+// ('data/**/*.parquet') is read as one dataset: hive partition directories
+// (year=2024/) become columns, and a --where condition on them skips files
+// without opening them.
 package main
 
 import (
