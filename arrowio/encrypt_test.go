@@ -397,7 +397,9 @@ func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, s
 // TestEncryptedByteFlips flips bytes across small files quiver wrote in
 // every mode and across whole encrypted corpus files: a flip inside an
 // authenticated module (footer, footer signature, column metadata, page
-// headers, GCM pages) must fail, never return other data and never panic.
+// headers, GCM pages) must fail, never return other data and never panic;
+// in the files quiver wrote, whose pages carry CRCs, no flip may change
+// data without an error.
 func TestEncryptedByteFlips(t *testing.T) {
 	rec := encRecord(t, memory.DefaultAllocator, 60, 3)
 	defer rec.Release()
@@ -415,6 +417,12 @@ func TestEncryptedByteFlips(t *testing.T) {
 				errs, same, open := flipBytes(t, buf, func() *encrypt.DecryptionConfig { c := m.dec; return &c }, stride)
 				if errs == 0 {
 					t.Error("no flip failed")
+				}
+				// Quiver writes page CRCs and readers check them by default,
+				// so even the pages encryption leaves unauthenticated
+				// (plaintext columns, AES_GCM_CTR_V1 pages) cannot change.
+				if open != 0 {
+					t.Errorf("%d flips changed data without an error", open)
 				}
 				t.Logf("%d bytes: %d flips failed, %d read the same data, %d changed unauthenticated data", len(buf), errs, same, open)
 			})

@@ -37,7 +37,7 @@ type readMode struct {
 // project (flat top-level columns; nested ones wait for the nested-data
 // reader), returning the first error. It must never panic.
 func readAll(file []byte, mem memory.Allocator, m readMode) (rows int64, err error) {
-	opts := arrowio.ReadOptions{Allocator: mem, Parallelism: 1, VerifyCRC: !m.noCRC}
+	opts := arrowio.ReadOptions{Allocator: mem, Parallelism: 1, SkipCRC: m.noCRC}
 	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), opts)
 	if errors.Is(err, arrowio.ErrUnsupported) {
 		// Retry with the columns this reader supports today.

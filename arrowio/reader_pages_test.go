@@ -109,13 +109,13 @@ func TestTruncatedBitPackedLevels(t *testing.T) {
 }
 
 // TestVerifyCRC reads the corpus files whose pages carry wrong checksums:
-// they read without VerifyCRC and fail, naming the page, with it.
+// they read with SkipCRC and fail, naming the page, with it.
 func TestVerifyCRC(t *testing.T) {
 	root := corpus.Dir(t)
 	for _, name := range []string{"datapage_v1-corrupt-checksum.parquet", "rle-dict-uncompressed-corrupt-checksum.parquet"} {
 		path := filepath.Join(root, "data", name)
 		for _, verify := range []bool{false, true} {
-			rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{VerifyCRC: verify})
+			rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{SkipCRC: !verify})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,9 +123,9 @@ func TestVerifyCRC(t *testing.T) {
 			rd.Close()
 			switch {
 			case !verify && err != nil:
-				t.Errorf("%s without VerifyCRC: %v", name, err)
+				t.Errorf("%s with SkipCRC: %v", name, err)
 			case verify && (err == nil || !strings.Contains(err.Error(), "CRC-32")):
-				t.Errorf("%s with VerifyCRC: err = %v, want a CRC mismatch", name, err)
+				t.Errorf("%s with CRCs checked: err = %v, want a CRC mismatch", name, err)
 			}
 			if tbl != nil {
 				tbl.Release()
@@ -134,7 +134,7 @@ func TestVerifyCRC(t *testing.T) {
 	}
 	// The files with correct checksums pass verification.
 	for _, name := range []string{"datapage_v1-snappy-compressed-checksum.parquet", "datapage_v1-uncompressed-checksum.parquet", "rle-dict-snappy-checksum.parquet"} {
-		rd, err := arrowio.OpenFile(filepath.Join(root, "data", name), arrowio.ReadOptions{VerifyCRC: true})
+		rd, err := arrowio.OpenFile(filepath.Join(root, "data", name), arrowio.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,12 +360,12 @@ func TestSkipIndexAndUnknownPages(t *testing.T) {
 
 // TestVerifyCRCNamesPage reads a chunk whose second data page (after an
 // index page in one layout) has a wrong CRC-32, the others right ones: with
-// VerifyCRC, every way of reading (ReadTable, RecordReader, ReadRowGroup,
+// CRCs checked, every way of reading (ReadTable, RecordReader, ReadRowGroup,
 // OpenFile with and without MemoryMap, a filtered read) fails with a
 // *CorruptError for row group 0, column "v", the bad page's index within
 // the chunk and its file offset, with a message naming both. Without
-// VerifyCRC the same file reads the right values, and with the right CRC
-// on every page it reads with VerifyCRC too. (TestVerifyCRC covers the
+// SkipCRC the same file reads the right values, and with the right CRC
+// on every page it reads with CRCs checked too. (TestVerifyCRC covers the
 // corpus files with wrong checksums.)
 func TestVerifyCRCNamesPage(t *testing.T) {
 	want := slotRecord(testSlotPages...)
@@ -397,7 +397,7 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		opts := arrowio.ReadOptions{Allocator: mem, VerifyCRC: true}
+		opts := arrowio.ReadOptions{Allocator: mem}
 		open := func(o arrowio.ReadOptions) *arrowio.Reader {
 			rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), o)
 			if err != nil {
@@ -465,25 +465,25 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 			}
 		}
 
-		// Without verification the checksums are not looked at.
+		// With SkipCRC the checksums are not looked at.
 		for _, batch := range []int{0, 5} {
-			rd := open(arrowio.ReadOptions{Allocator: mem, BatchSize: batch})
+			rd := open(arrowio.ReadOptions{Allocator: mem, BatchSize: batch, SkipCRC: true})
 			tbl, err := arrowiotest.ReadBatches(rd)
 			rd.Close()
 			if err != nil {
-				t.Fatalf("%s: without VerifyCRC, batch %d: %v", c.name, batch, err)
+				t.Fatalf("%s: with SkipCRC, batch %d: %v", c.name, batch, err)
 			}
-			arrowiotest.CheckTable(t, c.name+": without VerifyCRC", tbl, want)
+			arrowiotest.CheckTable(t, c.name+": with SkipCRC", tbl, want)
 			tbl.Release()
 		}
-		tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem})
-		arrowiotest.CheckTable(t, c.name+": ReadTable without VerifyCRC", tbl, want)
+		tbl := arrowiotest.ReadTable(t, file, arrowio.ReadOptions{Allocator: mem, SkipCRC: true})
+		arrowiotest.CheckTable(t, c.name+": ReadTable with SkipCRC", tbl, want)
 		tbl.Release()
 		mem.AssertSize(t, 0)
 	}
 
 	// The right checksums pass verification, every way (checkReadsBack
-	// reads with VerifyCRC first).
+	// reads with CRCs checked first).
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	checkReadsBack(t, "right CRCs", handFile(rows, good[0], index, good[1], good[2]), want, mem, rand.New(rand.NewPCG(5, 5)))
@@ -491,10 +491,10 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 
 // TestVerifyCRCNamesEncryptedPage flips the last stored byte of the second
 // data page of column "a" in files quiver writes encrypted (uniform key,
-// page CRCs on, with and without a dictionary page first): with VerifyCRC
+// page CRCs on, with and without a dictionary page first): with CRCs checked
 // the read fails with a *CorruptError naming that page's index within the
 // chunk and its file offset, which the OffsetIndex gives, and for
-// AES_GCM_V1, whose pages authenticate, the read without VerifyCRC fails
+// AES_GCM_V1, whose pages authenticate, the read with SkipCRC fails
 // naming the same page with an error wrapping encrypt.ErrAuthentication.
 // Encrypted chunks used to count the page only once it had decrypted, and
 // so named the page before it.
@@ -530,7 +530,7 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 					continue // AES_GCM_CTR_V1 pages do not authenticate
 				}
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec, VerifyCRC: verify, Columns: []string{"a"}, Allocator: mem})
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec, SkipCRC: !verify, Columns: []string{"a"}, Allocator: mem})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -539,14 +539,14 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 				var ce *arrowio.CorruptError
 				switch {
 				case !errors.As(err, &ce):
-					t.Errorf("%s, VerifyCRC %v: err = %v, want a *CorruptError", desc, verify, err)
+					t.Errorf("%s, CRCs checked %v: err = %v, want a *CorruptError", desc, verify, err)
 				case ce.Page != badPage || ce.Offset != loc.Offset || ce.Column != "a":
-					t.Errorf("%s, VerifyCRC %v: CorruptError{Page: %d, Offset: %d, Column: %q}, want page %d at offset %d of column a",
+					t.Errorf("%s, CRCs checked %v: CorruptError{Page: %d, Offset: %d, Column: %q}, want page %d at offset %d of column a",
 						desc, verify, ce.Page, ce.Offset, ce.Column, badPage, loc.Offset)
 				case verify && !strings.Contains(err.Error(), "CRC-32"):
 					t.Errorf("%s: %v is not a CRC mismatch", desc, err)
 				case !verify && !errors.Is(err, encrypt.ErrAuthentication):
-					t.Errorf("%s without VerifyCRC: %v does not wrap encrypt.ErrAuthentication", desc, err)
+					t.Errorf("%s with SkipCRC: %v does not wrap encrypt.ErrAuthentication", desc, err)
 				}
 				mem.AssertSize(t, 0)
 			}
@@ -598,7 +598,7 @@ func TestDataPageV2IsCompressed(t *testing.T) {
 			file := withCodec(t, handFile(rows, c.pages...), cc.Codec)
 			checkReadsBack(t, desc, file, want, mem, rand.New(rand.NewPCG(uint64(len(file)), 2)))
 			for _, batch := range []int{3, 7} {
-				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch, VerifyCRC: true})
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, BatchSize: batch})
 				if err != nil {
 					t.Fatal(err)
 				}

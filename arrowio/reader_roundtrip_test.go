@@ -304,7 +304,7 @@ func checkReadsBack(t *testing.T, desc string, file []byte, want arrow.RecordBat
 	defer wantVals.Release()
 	ctx := context.Background()
 	par, batch := 1+rng.IntN(3), 1+rng.IntN(700)
-	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, Parallelism: par, BatchSize: batch, VerifyCRC: true})
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem, Parallelism: par, BatchSize: batch})
 	if err != nil {
 		t.Fatalf("%s: open: %v", desc, err)
 	}

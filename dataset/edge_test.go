@@ -140,7 +140,7 @@ func TestCorruptFiles(t *testing.T) {
 	sc := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}, {Name: "y", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
 	for name := range bad {
 		f, _ := pageindex.Parse("p = " + strings.TrimPrefix(name[:3], "p="))
-		ds, err := Open(ctx, nil, []string{dir}, Options{Schema: sc, Filter: f, Read: arrowio.ReadOptions{VerifyCRC: true}})
+		ds, err := Open(ctx, nil, []string{dir}, Options{Schema: sc, Filter: f, Read: arrowio.ReadOptions{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestCorruptFiles(t *testing.T) {
 		skipped = append(skipped, strings.TrimPrefix(path, dir+"/"))
 		return nil
 	}
-	ds, err := Open(ctx, nil, []string{dir}, Options{Schema: sc, OnCorrupt: onCorrupt, Read: arrowio.ReadOptions{VerifyCRC: true}})
+	ds, err := Open(ctx, nil, []string{dir}, Options{Schema: sc, OnCorrupt: onCorrupt, Read: arrowio.ReadOptions{}})
 	if err != nil {
 		t.Fatal(err)
 	}

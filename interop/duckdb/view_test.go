@@ -143,7 +143,7 @@ func TestRegisterViewErrors(t *testing.T) {
 	})
 	t.Run("corrupt page", func(t *testing.T) {
 		// A flipped byte halfway through the file lands in a page of a
-		// middle row group; with VerifyCRC its checksum fails when the
+		// middle row group; by default its checksum fails when the
 		// stream reaches it.
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -155,7 +155,7 @@ func TestRegisterViewErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		conn := openConn(t, 1)
-		release, err := registerFile(context.Background(), conn, "sales", bad, arrowio.ReadOptions{VerifyCRC: true})
+		release, err := registerFile(context.Background(), conn, "sales", bad, arrowio.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
