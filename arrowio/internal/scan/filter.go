@@ -27,8 +27,8 @@ type rowFilter struct {
 	// writer is the application that wrote the file, whose statistics
 	// pruning trusts only where that writer is known to get them right.
 	writer pageindex.Writer
-	cols  []column
-	eval  []int // for each leaf of bound.Leaves(), its index in cols
+	cols   []column
+	eval   []int // for each leaf of bound.Leaves(), its index in cols
 }
 
 // newRowFilter binds opts.filter to the file. Filter columns are leaves
