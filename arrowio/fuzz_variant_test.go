@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -73,7 +74,7 @@ func FuzzReadVariantFile(f *testing.F) {
 			if err != nil {
 				return
 			}
-			if tbl, err := variantReadBatches(rd); err == nil {
+			if tbl, err := arrowiotest.ReadBatches(rd); err == nil {
 				tbl.Release()
 			}
 			rd.Close()

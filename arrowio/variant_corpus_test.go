@@ -24,6 +24,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/variant"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/internal/corpus"
 )
 
@@ -104,7 +105,7 @@ func readVariantColumn(path, name string, batch int) (*extensions.VariantArray, 
 		return nil, err
 	}
 	defer rd.Close()
-	tbl, err := variantReadBatches(rd)
+	tbl, err := arrowiotest.ReadBatches(rd)
 	if err != nil {
 		return nil, err
 	}
@@ -204,30 +205,6 @@ func TestVariantCorpusCases(t *testing.T) {
 	if checked > 0 && equal+errorsConfirmed+invalidRead+invalidErr != checked {
 		t.Errorf("%d of %d cases neither equal nor a confirmed error", checked-equal-errorsConfirmed-invalidRead-invalidErr, checked)
 	}
-}
-
-// variantReadBatches reads every batch of rd's RecordReader into a table.
-func variantReadBatches(rd *arrowio.Reader) (arrow.Table, error) {
-	rr, err := rd.RecordReader(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Release()
-	var recs []arrow.RecordBatch
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		rec.Retain()
-		recs = append(recs, rec)
-	}
-	if err := rr.Err(); err != nil {
-		return nil, err
-	}
-	return array.NewTableFromRecords(rd.Schema(), recs), nil
 }
 
 // variantPqarrowFile reads the file at path with arrow-go's pqarrow.

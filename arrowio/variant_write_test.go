@@ -20,6 +20,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -239,7 +240,7 @@ func TestVariantWriteRoundTrip(t *testing.T) {
 				if lt := rd.Metadata().Schema[2].LogicalType; lt.Kind != footer.LogicalVariant {
 					t.Errorf("the Parquet group of v is annotated %v, want VARIANT", lt)
 				}
-				tbl, err := variantReadBatches(rd)
+				tbl, err := arrowiotest.ReadBatches(rd)
 				rd.Close()
 				if err != nil {
 					t.Fatal(err)

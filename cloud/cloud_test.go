@@ -4,30 +4,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"gocloud.dev/blob/memblob"
 
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/cloud"
 	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/internal/corpus/corpusread"
 )
-
-func readTable(open func() (*arrowio.Reader, error)) (arrow.Table, error) {
-	rd, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	return rd.ReadTable(context.Background())
-}
 
 func TestSplitURL(t *testing.T) {
 	for _, c := range []struct{ in, bucket, key string }{
@@ -53,7 +43,7 @@ func TestSplitURL(t *testing.T) {
 func TestOpenLocal(t *testing.T) {
 	root := corpus.Dir(t)
 	path := filepath.Join(root, "data", "alltypes_plain.parquet")
-	want, err := readTable(func() (*arrowio.Reader, error) { return arrowio.OpenFile(path, arrowio.ReadOptions{}) })
+	want, err := corpusread.Table(func() (*arrowio.Reader, error) { return arrowio.OpenFile(path, arrowio.ReadOptions{}) })
 	if err != nil {
 		t.Skipf("%s: %v", path, err)
 	}
@@ -67,7 +57,7 @@ func TestOpenLocal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := readTable(func() (*arrowio.Reader, error) { return arrowio.Open(f, f.Size(), arrowio.ReadOptions{}) })
+		got, err := corpusread.Table(func() (*arrowio.Reader, error) { return arrowio.Open(f, f.Size(), arrowio.ReadOptions{}) })
 		f.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -133,26 +123,4 @@ func TestMemBucket(t *testing.T) {
 	if _, err := o.ReadAt(p, 0); !errors.Is(err, fs.ErrClosed) {
 		t.Fatalf("read after Close: %v, want fs.ErrClosed", err)
 	}
-}
-
-// localTable reads the file at path, unless its row groups total more
-// than 64 MiB decoded: the corpus holds a small file that decodes to
-// gigabytes (large_string_map.brotli.parquet), which is arrowio's tests'
-// business and would take most of this test's time.
-func localTable(path string) (arrow.Table, error) {
-	return readTable(func() (*arrowio.Reader, error) {
-		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{})
-		if err != nil {
-			return nil, err
-		}
-		var total int64
-		for _, rg := range rd.Metadata().RowGroups {
-			total += rg.TotalByteSize
-		}
-		if total > 64<<20 {
-			rd.Close()
-			return nil, fmt.Errorf("%s: %d bytes decoded", path, total)
-		}
-		return rd, nil
-	})
 }

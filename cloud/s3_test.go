@@ -23,6 +23,7 @@ import (
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/cloud"
 	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/internal/corpus/corpusread"
 	"github.com/quiverio/quiver/source/httprange"
 )
 
@@ -75,7 +76,7 @@ func TestS3Corpus(t *testing.T) {
 
 	read, skipped := 0, 0
 	for _, rel := range files {
-		local, err := localTable(filepath.Join(root, rel))
+		local, err := corpusread.Local(filepath.Join(root, rel))
 		if err != nil {
 			skipped++ // encrypted without keys, huge, or refused locally too
 			continue
@@ -87,7 +88,7 @@ func TestS3Corpus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				remote, err := readTable(func() (*arrowio.Reader, error) {
+				remote, err := corpusread.Table(func() (*arrowio.Reader, error) {
 					return arrowio.Open(f, f.Size(), arrowio.ReadOptions{Parallelism: par})
 				})
 				if err := f.Close(); err != nil {

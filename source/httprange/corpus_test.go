@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/internal/corpus/corpusread"
 	"github.com/quiverio/quiver/source/httprange"
 )
 
@@ -52,7 +52,7 @@ func TestCorpusOverHTTP(t *testing.T) {
 	}
 	read, skipped := 0, 0
 	for _, rel := range files {
-		local, err := localTable(filepath.Join(root, rel))
+		local, err := corpusread.Local(filepath.Join(root, rel))
 		if err != nil {
 			skipped++ // encrypted without keys, huge, or refused locally too
 			continue
@@ -64,7 +64,7 @@ func TestCorpusOverHTTP(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				remote, err := readTable(func() (*arrowio.Reader, error) {
+				remote, err := corpusread.Table(func() (*arrowio.Reader, error) {
 					return arrowio.Open(f, f.Size(), arrowio.ReadOptions{Parallelism: par})
 				})
 				f.Close()
@@ -87,35 +87,4 @@ func TestCorpusOverHTTP(t *testing.T) {
 		t.Fatalf("no corpus file read locally (%d skipped)", skipped)
 	}
 	t.Logf("%d files compared, %d skipped (encrypted, over 64 MiB decoded, or not read locally)", read, skipped)
-}
-
-func readTable(open func() (*arrowio.Reader, error)) (arrow.Table, error) {
-	rd, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	return rd.ReadTable(context.Background())
-}
-
-// localTable reads the file at path, unless its row groups total more
-// than 64 MiB decoded: the corpus holds a small file that decodes to
-// gigabytes (large_string_map.brotli.parquet), which is arrowio's tests'
-// business and would take most of this test's time.
-func localTable(path string) (arrow.Table, error) {
-	return readTable(func() (*arrowio.Reader, error) {
-		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{})
-		if err != nil {
-			return nil, err
-		}
-		var total int64
-		for _, rg := range rd.Metadata().RowGroups {
-			total += rg.TotalByteSize
-		}
-		if total > 64<<20 {
-			rd.Close()
-			return nil, fmt.Errorf("%s: %d bytes decoded", path, total)
-		}
-		return rd, nil
-	})
 }
