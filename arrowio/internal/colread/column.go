@@ -407,7 +407,7 @@ func (l *LeafReader) readDictionary(p *page.Raw) error {
 		return nil // a column of nulls reads no values
 	}
 	// newDictionary copies what it keeps, so the page can use the buffer.
-	body, err := l.dec.Decompress(l.codec, l.pageBuffer(max(int(p.Header.UncompressedPageSize), 0)), p.Payload, int(p.Header.UncompressedPageSize))
+	body, err := page.Decompress(l.dec, p, l.codec, l.pageBuffer(max(int(p.Header.UncompressedPageSize), 0)), p.Payload, int(p.Header.UncompressedPageSize))
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (l *LeafReader) startDirectPage(p *page.Raw, out *colOut, at, n int) (bool,
 		out.growStep(at, dp.NumValues) < dp.NumValues {
 		return false, nil
 	}
-	if _, err := l.dec.Decompress(l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {
+	if _, err := page.Decompress(l.dec, p, l.codec, out.values.Bytes()[at*w:at*w], values, size); err != nil {
 		return true, err
 	}
 	l.inPlace = InPlace{n: present}
