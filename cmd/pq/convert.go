@@ -16,7 +16,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
-	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -38,12 +37,17 @@ func runConvert(args []string, out io.Writer) error {
 	stats := fs.Bool("statistics", true, "write column chunk statistics")
 	progress := fs.String("progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), always or never")
 	keys := addKeyFlags(fs) // an encrypted Parquet input's keys
+	int96 := addInt96Flag(fs)
 	in, outPath, err := parseTwoFiles(fs, args)
 	if err != nil {
 		return err
 	}
 	decryption, err := keys.config()
 	if err != nil {
+		return err
+	}
+	read := arrowio.ReadOptions{Decryption: decryption}
+	if read.Mapping, err = int96(); err != nil {
 		return err
 	}
 	opts := arrowio.WriteOptions{
@@ -84,7 +88,7 @@ func runConvert(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := openSource(format, in, decryption, bar)
+	src, err := openSource(format, in, read, bar)
 	if err != nil {
 		return err
 	}
@@ -157,11 +161,11 @@ type source struct {
 	close func()
 }
 
-// openSource opens path as format (a Parquet file with decryption, when
-// not nil), reporting progress to bar.
-func openSource(format, path string, decryption *encrypt.DecryptionConfig, bar *progress) (*source, error) {
+// openSource opens path as format (a Parquet file read with read),
+// reporting progress to bar.
+func openSource(format, path string, read arrowio.ReadOptions, bar *progress) (*source, error) {
 	if format == "parquet" {
-		rd, err := openReader(path, arrowio.ReadOptions{Decryption: decryption})
+		rd, err := openReader(path, read)
 		if err != nil {
 			return nil, err
 		}
