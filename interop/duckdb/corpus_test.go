@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -143,7 +142,6 @@ var differences = []listed{
 	{file: "bad_data/ARROW-RS-GH-6229-LEVELS.parquet", column: "outer", kind: quiverRefuses, errText: "RLE stream ends at byte 2", reason: "the page's level stream holds fewer levels than the page declares: corrupt"},
 
 	// Quiver's limits.
-	{file: "data/large_string_map.brotli.parquet", column: "arr", variant: "default", kind: quiverRefuses, errText: "byte arrays pass the offsets' range", reason: "two 1 GiB keys in one batch pass int32 offsets; the large variant reads them"},
 	{file: "data/incorrect_map_schema.parquet", column: "my_map", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
 	{file: "data/large_string_map.brotli.parquet", column: "arr", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
 	{file: "data/list_columns.parquet", column: "utf8_list", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
@@ -209,11 +207,8 @@ type outcome struct {
 	reached                              []bool
 }
 
-// heavyEnv names the environment variable that lets the heavy files in.
-const heavyEnv = "QUIVER_DUCKDB_HEAVY"
-
-// heavy files are left out unless heavyEnv is set: on a machine shared
-// with other test runs their memory got the test binary killed.
+// heavy files are left out unless corpus.HeavyEnv is set: on a machine
+// shared with other test runs their memory got the test binary killed.
 var heavy = map[string]string{
 	"data/large_string_map.brotli.parquet": "two 1 GiB map keys: a minute or more and 6.6 GB of memory",
 }
@@ -228,9 +223,7 @@ func TestCorpusMatchesReadParquet(t *testing.T) {
 	for _, rel := range files {
 		t.Run(rel, func(t *testing.T) {
 			if why, ok := heavy[rel]; ok {
-				if os.Getenv(heavyEnv) == "" {
-					t.Skipf("left out unless %s=1: %s", heavyEnv, why)
-				}
+				corpus.SkipHeavy(t, why)
 			}
 			out.visited = append(out.visited, rel)
 			compareFile(t, out, root, rel)
