@@ -107,7 +107,7 @@ func int96Micros(o *arrowio.ReadOptions) {
 const (
 	whyInt96   = "INT96 reads as timestamp[ns, UTC] by default, as in pqarrow; DuckDB reads TIMESTAMP (µs, no zone), so the comparison uses Mapping.Int96 = timestamp[us]"
 	whyGeo     = "Quiver reads GEOMETRY and GEOGRAPHY as their WKB storage (binary, annotation in PARQUET:logical_type); DuckDB reads its GEOMETRY type, which keeps the WKB bytes (so the hashes agree) and has no cast from or to BLOB"
-	whyVar     = "Quiver reads VARIANT as its storage struct (metadata, value, typed_value); DuckDB decodes it into its VARIANT type"
+	whyVar     = "Quiver reads VARIANT as arrow-go's VariantType, which RegisterView hands DuckDB as its storage struct (metadata, value, typed_value); DuckDB decodes it into its VARIANT type"
 	whyDuckVar = "DuckDB fails on this shredded VARIANT with an internal error (one that invalidates the database): "
 	whyVarNull = "the row holds the Variant null (type NULL), which DuckDB reads as SQL NULL; Quiver's storage struct is not null, so the non-null counts differ"
 	whyF16     = "DuckDB's Arrow scan has no float16 (format \"e\"): registering the stream fails"
