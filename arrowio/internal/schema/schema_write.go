@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/geoarrow"
 )
 
 // Parquet is the Parquet form of the Arrow schema a Writer writes.
@@ -230,9 +231,11 @@ func ParquetLeafOf(dt arrow.DataType) (LeafType, bool) {
 }
 
 // extensionLeaf returns the Parquet storage of the extension types Parquet
-// annotates itself: arrow.uuid (UUID over FIXED_LEN_BYTE_ARRAY(16)) and
-// arrow.json (JSON over BYTE_ARRAY). Other extension types are stored as
-// their storage type, and the ARROW:schema entry brings them back.
+// annotates itself: arrow.uuid (UUID over FIXED_LEN_BYTE_ARRAY(16)),
+// arrow.json (JSON over BYTE_ARRAY) and geoarrow.wkb (GEOMETRY or
+// GEOGRAPHY over BYTE_ARRAY, see geo.go). Other extension types are
+// stored as their storage type, and the ARROW:schema entry brings them
+// back.
 func extensionLeaf(t arrow.ExtensionType) (LeafType, bool) {
 	st := t.StorageType()
 	switch t.ExtensionName() {
@@ -244,6 +247,13 @@ func extensionLeaf(t arrow.ExtensionType) (LeafType, bool) {
 		switch st.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
 			return LeafType{Physical: footer.TypeByteArray, logical: footer.LogicalType{Kind: footer.LogicalJSON}}, true
+		}
+	case geoarrow.ExtensionName:
+		switch st.ID() {
+		case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
+			if lt, ok := geoLeaf(t); ok {
+				return LeafType{Physical: footer.TypeByteArray, logical: lt}, true
+			}
 		}
 	}
 	return LeafType{}, false
