@@ -20,6 +20,7 @@ import (
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/geoarrow"
 	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // geoCorpusCRS is the GeoArrow metadata each file of the corpus's
@@ -467,4 +468,90 @@ func checkRewrittenValues(t *testing.T, path string, written []byte) {
 		a.Release()
 		b.Release()
 	}
+}
+
+// TestGeoCorpusIntersectsFilter reads the geometry files of the corpus
+// with an intersects filter and checks the rows against the WKT: a row is
+// kept exactly when the box of its WKT coordinates meets the query box.
+// The statistics must prune some row groups of geospatial.parquet.
+func TestGeoCorpusIntersectsFilter(t *testing.T) {
+	boxes := [][4]float64{{44, 44, 46, 46}, {0, 0, 10, 10}, {-1.2e6, 2.2e6, -1.1e6, 2.3e6}, {35, 0, 5, 15}, {-200, -100, 200, 100}}
+	pruned := 0
+	for _, path := range geoFiles(t) {
+		name := filepath.Base(path)
+		if geoCorpusCRS[name][2] != "" {
+			continue // no wkt column to check against
+		}
+		var all []*string
+		for _, rg := range rowGroupWKT(t, path) {
+			all = append(all, rg...)
+		}
+		for _, q := range boxes {
+			pred := pageindex.Intersects("geometry", q[0], q[1], q[2], q[3])
+			var want []string
+			for _, w := range all {
+				if w == nil {
+					continue
+				}
+				box := geoarrow.NewBox()
+				if _, err := wktBounds(*w, &box); err != nil {
+					t.Fatal(err)
+				}
+				x := box.Xmax >= q[0] && box.Xmin <= q[2]
+				if q[0] > q[2] {
+					x = box.Xmax >= q[0] || box.Xmin <= q[2]
+				}
+				if box.HasXY() && x && box.Ymax >= q[1] && box.Ymin <= q[3] {
+					want = append(want, *w)
+				}
+			}
+			tbl, err := readPath(path, arrowio.ReadOptions{Filter: pred, Columns: []string{"wkt"}}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range tbl.Column(0).Data().Chunks() {
+				for i := range c.Len() {
+					got = append(got, c.(*array.String).Value(i))
+				}
+			}
+			tbl.Release()
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s %s: %d rows, want %d:\n%q\n%q", name, pred, len(got), len(want), got, want)
+			}
+			pruned += prunedRowGroups(t, path, pred)
+		}
+	}
+	if pruned == 0 {
+		t.Error("the statistics pruned no row group")
+	}
+	t.Logf("%d row groups pruned by their geospatial statistics", pruned)
+}
+
+// prunedRowGroups counts the row groups of path the chunk statistics rule
+// out for pred.
+func prunedRowGroups(t *testing.T, path string, pred pageindex.Predicate) int {
+	t.Helper()
+	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	s := fileSchema(t, rd)
+	b, err := pageindex.Bind(pred, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := b.Leaves()[0]
+	n := 0
+	for _, rg := range rd.Metadata().RowGroups {
+		md := rg.Columns[leaf.Column].MetaData
+		src := func(int) (pageindex.Pages, bool) {
+			return pageindex.Pages{FirstRows: []int64{0}, Stats: []pageindex.Stats{pageindex.ChunkStats(md, leaf, pageindex.Writer{})}}, true
+		}
+		if b.Match(src, rg.NumRows) == pageindex.MatchNone {
+			n++
+		}
+	}
+	return n
 }

@@ -135,6 +135,7 @@ const (
 	nodeNull
 	nodeNotNull
 	nodePrefix
+	nodeIntersects // vals: the query box's xmin, ymin, xmax, ymax (geo.go)
 	nodeAnd
 	nodeOr
 	nodeNot
@@ -265,6 +266,8 @@ func (b *Bound) bind(p Predicate, schema *footer.Schema) (*node, error) {
 			return nil, fmt.Errorf("%w: prefix match on %s column %q", ErrPredicate, b.cols[c].describe(), p.col)
 		}
 		return &node{kind: nodePrefix, col: c, vals: []value{{b: p.prefix}}}, nil
+	case *bboxIntersect:
+		return b.bindIntersects(p, schema)
 	case *junction:
 		n := &node{kind: nodeAnd}
 		if p.or {
