@@ -23,7 +23,8 @@ import (
 //
 // GeoArrow reads an omitted crs as unknown, so the Parquet default is
 // spelled out. A "projjson:KEY" whose key is missing passes on as the
-// string. GEOGRAPHY adds "edges": its algorithm in lower case
+// string. (Bytes of a CRS that are not UTF-8 become U+FFFD: JSON strings
+// hold nothing else.) GEOGRAPHY adds "edges": its algorithm in lower case
 // ("spherical" when the file names none); a GEOGRAPHY whose algorithm
 // this package does not know reads as plain binary with the annotation
 // in the PARQUET:logical_type field metadata.
