@@ -16,18 +16,22 @@ import (
 //
 //   - the longitudes are a set of ranges on the circle, the union of
 //     every vertex and every arc's longitudes (an arc between two
-//     longitudes 180° apart runs through a pole and adds only its ends);
+//     longitudes 180° apart runs through a pole);
 //   - the latitudes are a range widened to each arc's highest and lowest
 //     point;
-//   - a polygon ring that winds around a pole bounds a region holding a
-//     pole, which makes the bounds the whole sphere (which pole depends on
-//     a ring orientation writers do not agree on);
+//   - a polygon ring that winds around a pole splits the sphere into two
+//     sides, each holding a pole; the polygon is taken as the smaller
+//     side, which holds the pole of the hemisphere the ring lies in (its
+//     bounds then reach that pole), and as the whole sphere when the ring
+//     crosses the equator;
+//   - an arc over or from a pole, or a polar region, reaches every
+//     longitude (a point at a pole keeps its own);
 //   - a coordinate that is NaN or outside [-180, 180] × [-90, 90] is left
 //     out, as are the arcs that touch it (Geospatial.md's special values).
 //
 // Otherwise a polygon is taken as the side of its rings that holds no
-// pole, whose bounds its rings' bounds cover. Z and M are bounded as Scan
-// bounds them.
+// pole (the smaller side, as for a ring around a pole), whose bounds its
+// rings' bounds cover. Z and M are bounded as Scan bounds them.
 type SphericalBounds struct {
 	lons         []lonRange // sorted by lo, disjoint, within [-180, 180]
 	latLo, latHi float64
@@ -150,7 +154,7 @@ func newVertex(lon, lat float64) vertex {
 func (s *SphericalBounds) sequence(p []byte, n int, ord binary.ByteOrder, sh shape) {
 	var prev, first vertex
 	hasPrev, hasFirst, whole := false, false, sh == shapeRing
-	winding := 0.0
+	winding, ringLo, ringHi := 0.0, math.Inf(1), math.Inf(-1)
 	for at := 0; at+16 <= len(p); at += 8 * n {
 		lon := math.Float64frombits(ord.Uint64(p[at:]))
 		lat := math.Float64frombits(ord.Uint64(p[at+8:]))
@@ -159,6 +163,7 @@ func (s *SphericalBounds) sequence(p []byte, n int, ord binary.ByteOrder, sh sha
 			continue
 		}
 		v := newVertex(lon, lat)
+		ringLo, ringHi = math.Min(ringLo, lat), math.Max(ringHi, lat)
 		s.addLon(lon, lon)
 		s.latLo, s.latHi = math.Min(s.latLo, lat), math.Max(s.latHi, lat)
 		if hasPrev && sh != shapePoint {
@@ -173,8 +178,15 @@ func (s *SphericalBounds) sequence(p []byte, n int, ord binary.ByteOrder, sh sha
 		winding += s.arc(prev, first) // an unclosed ring closes
 	}
 	if whole && math.Abs(winding) > 180 {
+		switch {
+		case ringLo > 0:
+			s.latHi = 90
+		case ringHi < 0:
+			s.latLo = -90
+		default:
+			s.latLo, s.latHi = -90, 90
+		}
 		s.lons = append(s.lons[:0], lonRange{-180, 180})
-		s.latLo, s.latHi = -90, 90
 	}
 }
 
@@ -198,9 +210,13 @@ func (s *SphericalBounds) arc(a, b vertex) float64 {
 		case sum < 0:
 			s.latLo = -90
 		default:
-			s.lons = append(s.lons[:0], lonRange{-180, 180})
 			s.latLo, s.latHi = -90, 90
 		}
+		s.lons = append(s.lons[:0], lonRange{-180, 180})
+		return d
+	}
+	if math.Abs(a.lat) == 90 || math.Abs(b.lat) == 90 {
+		s.lons = append(s.lons[:0], lonRange{-180, 180}) // the pole is at every longitude
 		return d
 	}
 	if d >= 0 {

@@ -149,6 +149,7 @@ type node struct {
 	vals   []value
 	hashes []uint64 // bloom hashes of vals, for = and IN; nil when unknown
 	nan    bool     // the literal of a float comparison is NaN
+	geo    geoKind  // how an intersects node's column bounds its values (geo.go)
 	kids   []*node
 }
 

@@ -18,22 +18,28 @@ type bboxIntersect struct {
 	xmin, ymin, xmax, ymax float64
 }
 
-// Intersects holds where the bounding box of the geometry in column col,
-// a GEOMETRY or GEOGRAPHY column of WKB values, intersects the box
-// [xmin, xmax] × [ymin, ymax] (edges included). The geometry's bounding
-// box is that of its coordinates, NaN left out, as GeoParquet's bbox
-// covering and Parquet's geospatial statistics take it; for a GEOGRAPHY
-// too, whose edges may leave the box of its vertices. So the test is a
-// bounding-box test, not an exact geometric one: a line passing beside
-// the box may hold. A null or empty geometry (no X or Y) holds for no box.
+// Intersects holds where the bounds of the geometry in column col, a
+// GEOMETRY or GEOGRAPHY column of WKB values, meet the box [xmin, xmax] ×
+// [ymin, ymax] (edges included); xmin > xmax is a box that wraps the
+// antimeridian (x >= xmin or x <= xmax), as Parquet's geospatial
+// statistics spell such a box. It is a bounding-box test, not an exact
+// geometric one (a line passing beside the box may hold), as GeoParquet's
+// bbox covering is:
+//   - GEOMETRY: the box of the value's coordinates, NaN left out.
+//   - GEOGRAPHY: the value's spherical bounds (geoarrow.SphericalBounds):
+//     the longitudes its vertices and great-circle edges span and their
+//     latitude range, coordinates outside the sphere left out. The test
+//     holds when one of those longitudes lies in [xmin, xmax] and the
+//     latitude range meets [ymin, ymax]. Edges of the ellipsoidal
+//     algorithms are taken as great circles here.
 //
-// xmin > xmax is a box that wraps the antimeridian: x >= xmin or
-// x <= xmax, as Parquet's geospatial statistics spell such a box.
+// A null or empty geometry holds for no box.
 //
 // Row groups whose GeospatialStatistics box misses the query box are
-// pruned; a statistics box that wraps the antimeridian prunes by y only,
-// since a geometry whose vertices lie on both sides of it has a box that
-// spans the gap.
+// pruned, except that a GEOMETRY box that wraps (which planar writers do
+// not write) prunes by y only, and GEOGRAPHY columns of an ellipsoidal
+// algorithm are not pruned (their writers' boxes follow other curves than
+// the test's).
 func Intersects(col string, xmin, ymin, xmax, ymax float64) Predicate {
 	return &bboxIntersect{col, xmin, ymin, xmax, ymax}
 }
@@ -54,8 +60,16 @@ func (b *Bound) bindIntersects(g *bboxIntersect, schema *footer.Schema) (*node, 
 		return nil, err
 	}
 	leaf := b.cols[c].leaf
-	if k := leaf.Logical().Kind; leaf.Physical != footer.TypeByteArray || k != footer.LogicalGeometry && k != footer.LogicalGeography {
+	lt := leaf.Logical()
+	if leaf.Physical != footer.TypeByteArray || lt.Kind != footer.LogicalGeometry && lt.Kind != footer.LogicalGeography {
 		return nil, fmt.Errorf("%w: intersects on %s column %q, not GEOMETRY or GEOGRAPHY", ErrPredicate, b.cols[c].describe(), g.col)
+	}
+	kind := geoPlanar
+	if lt.Kind == footer.LogicalGeography {
+		kind = geoSpherical
+		if lt.Geography.Algorithm.Or(footer.EdgeSpherical) != footer.EdgeSpherical {
+			kind = geoEllipsoidal
+		}
 	}
 	for _, v := range []float64{g.xmin, g.ymin, g.xmax, g.ymax} {
 		if math.IsNaN(v) {
@@ -65,21 +79,21 @@ func (b *Bound) bindIntersects(g *bboxIntersect, schema *footer.Schema) (*node, 
 	if g.ymin > g.ymax {
 		return nil, fmt.Errorf("%w: intersects(%q): ymin %v above ymax %v", ErrPredicate, g.col, g.ymin, g.ymax)
 	}
-	return &node{kind: nodeIntersects, col: c, vals: []value{{f: g.xmin}, {f: g.ymin}, {f: g.xmax}, {f: g.ymax}}}, nil
+	return &node{kind: nodeIntersects, geo: kind, col: c, vals: []value{{f: g.xmin}, {f: g.ymin}, {f: g.xmax}, {f: g.ymax}}}, nil
 }
+
+// geoKind is how an intersects node's column bounds its values.
+type geoKind uint8
+
+const (
+	geoPlanar      geoKind = iota + 1 // GEOMETRY: boxes of coordinates
+	geoSpherical                      // GEOGRAPHY, spherical edges
+	geoEllipsoidal                    // GEOGRAPHY, other edges: tested as spherical, never pruned
+)
 
 // queryBox returns the box of an intersects node.
 func (nd *node) queryBox() (xmin, ymin, xmax, ymax float64) {
 	return nd.vals[0].f, nd.vals[1].f, nd.vals[2].f, nd.vals[3].f
-}
-
-// hitsX reports whether the query's x range (wrapping when xmin > xmax)
-// meets [lo, hi], a range with lo <= hi.
-func hitsX(xmin, xmax, lo, hi float64) bool {
-	if xmin > xmax {
-		return hi >= xmin || lo <= xmax
-	}
-	return lo <= xmax && hi >= xmin
 }
 
 // matchIntersects evaluates an intersects node against a statistics box:
@@ -87,7 +101,7 @@ func hitsX(xmin, xmax, lo, hi float64) bool {
 // geometry may be empty, and its box need not meet the query's where the
 // statistics' box does).
 func matchIntersects(nd *node, box *footer.BoundingBox) Match {
-	if box == nil {
+	if box == nil || nd.geo == geoEllipsoidal {
 		return MatchSome
 	}
 	for _, v := range []float64{box.Xmin, box.Xmax, box.Ymin, box.Ymax} {
@@ -99,16 +113,18 @@ func matchIntersects(nd *node, box *footer.BoundingBox) Match {
 	if box.Ymax < ymin || box.Ymin > ymax {
 		return MatchNone
 	}
-	if box.Xmin <= box.Xmax && !hitsX(xmin, xmax, box.Xmin, box.Xmax) {
+	// A GEOGRAPHY's longitudes lie in its box even when it wraps; a
+	// GEOMETRY's box of coordinates that wraps holds values spanning it.
+	if (box.Xmin <= box.Xmax || nd.geo == geoSpherical) && !geoarrow.RangesMeet(box.Xmin, box.Xmax, xmin, xmax) {
 		return MatchNone
 	}
 	return MatchSome
 }
 
 // evalIntersects evaluates an intersects node on each row of arr, a
-// geoarrow.wkb array or its binary storage: whether the row's WKB box
-// meets the query box. A value that is not WKB is an error wrapping
-// ErrCorrupt and geoarrow.ErrInvalid.
+// geoarrow.wkb array or its binary storage: whether the row's bounds meet
+// the query box. A value that is not WKB is an error wrapping ErrCorrupt
+// and geoarrow.ErrInvalid.
 func (b *Bound) evalIntersects(nd *node, arr arrow.Array, out []bool) error {
 	if ext, ok := arr.(array.ExtensionArray); ok {
 		arr = ext.Storage()
@@ -129,11 +145,19 @@ func (b *Bound) evalIntersects(nd *node, arr arrow.Array, out []bool) error {
 		if arr.IsNull(i) {
 			continue
 		}
-		box := geoarrow.NewBox()
-		if _, err := geoarrow.Scan(at(i), &box); err != nil {
+		var err error
+		if nd.geo == geoPlanar {
+			box := geoarrow.NewBox()
+			_, err = geoarrow.Scan(at(i), &box)
+			out[i] = box.HasXY() && box.Ymax >= ymin && box.Ymin <= ymax && geoarrow.RangesMeet(box.Xmin, box.Xmax, xmin, xmax)
+		} else {
+			sph := geoarrow.NewSphericalBounds()
+			_, err = sph.Add(at(i))
+			out[i] = sph.IntersectsBox(xmin, ymin, xmax, ymax)
+		}
+		if err != nil {
 			return fmt.Errorf("%w: column %q: row %d: %w", ErrCorrupt, b.cols[nd.col].leaf.DottedPath(), i, err)
 		}
-		out[i] = box.HasXY() && box.Ymax >= ymin && box.Ymin <= ymax && hitsX(xmin, xmax, box.Xmin, box.Xmax)
 	}
 	return nil
 }

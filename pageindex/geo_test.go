@@ -223,3 +223,90 @@ func TestIntersectsRejectsBadWKB(t *testing.T) {
 		t.Errorf("Select over bad WKB: %v, want ErrCorrupt and geoarrow.ErrInvalid", err)
 	}
 }
+
+// geoLine returns a WKB linestring of (lon, lat) pairs c.
+func geoLine(c ...float64) []byte {
+	b := binary.LittleEndian.AppendUint32([]byte{1}, 2)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(c)/2))
+	for _, v := range c {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+// TestIntersectsGeography checks the spherical row test on arcs whose
+// bounds differ from their vertices' box, and that a row group pruned by
+// the box Quiver's writer computes (geoarrow.SphericalBounds over the
+// chunk) never holds a selected row, the box wrapping or not.
+func TestIntersectsGeography(t *testing.T) {
+	s := geoSchema(t)
+	sel := func(q [4]float64, rows ...[]byte) []bool {
+		t.Helper()
+		b, err := Bind(Intersects("geo", q[0], q[1], q[2], q[3]), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bld := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
+		defer bld.Release()
+		for _, r := range rows {
+			bld.Append(r)
+		}
+		arr := bld.NewArray()
+		defer arr.Release()
+		out, err := b.Select([]arrow.Array{arr}, len(rows))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	across := geoLine(170, 0, -170, 0)
+	bulge := geoLine(0, 45, 90, 45)
+	for _, c := range []struct {
+		q    [4]float64
+		row  []byte
+		want bool
+	}{
+		{[4]float64{175, -1, 179, 1}, across, true},
+		{[4]float64{0, -1, 10, 1}, across, false},
+		{[4]float64{178, -1, -178, 1}, across, true},
+		{[4]float64{40, 50, 50, 54}, bulge, true}, // above both vertices
+		{[4]float64{40, 56, 50, 60}, bulge, false},
+	} {
+		if got := sel(c.q, c.row)[0]; got != c.want {
+			t.Errorf("box %v: %v, want %v", c.q, got, c.want)
+		}
+	}
+
+	rng := rand.New(rand.NewPCG(11, 13))
+	pruned := 0
+	for iter := range 2000 {
+		var rows [][]byte
+		chunk := geoarrow.NewSphericalBounds()
+		for range 1 + rng.IntN(4) {
+			lon, lat := rng.Float64()*360-180, rng.Float64()*160-80
+			r := geoLine(lon, lat, math.Mod(lon+rng.Float64()*60+180, 360)-180, math.Max(-90, math.Min(90, lat+rng.Float64()*20-10)))
+			if _, err := chunk.Add(r); err != nil {
+				t.Fatal(err)
+			}
+			chunk.Compact(2)
+			rows = append(rows, r)
+		}
+		q := [4]float64{rng.Float64()*360 - 180, rng.Float64()*180 - 90, rng.Float64()*360 - 180, 0}
+		q[3] = q[1] + rng.Float64()*20
+		got := sel(q, rows...)
+		box := chunk.Box()
+		b, _ := Bind(Intersects("geo", q[0], q[1], q[2], q[3]), s)
+		st := Stats{Geo: &footer.BoundingBox{Xmin: box.Xmin, Xmax: box.Xmax, Ymin: box.Ymin, Ymax: box.Ymax}}
+		if b.Match(func(int) (Pages, bool) { return Pages{FirstRows: []int64{0}, Stats: []Stats{st}}, true }, int64(len(rows))) == MatchNone {
+			pruned++
+			for i, g := range got {
+				if g {
+					t.Fatalf("iteration %d: box %v pruned by %+v, row %d selected", iter, q, *st.Geo, i)
+				}
+			}
+		}
+	}
+	if pruned == 0 {
+		t.Error("no row group pruned")
+	}
+}

@@ -19,11 +19,17 @@ import (
 // would otherwise describe values they never saw.
 //
 // A GEOGRAPHY's edges are not straight in longitude and latitude, so a
-// box over its vertices need not cover it: its chunks get the types and
-// no box (no box means readers assume nothing, as Geospatial.md says).
+// box over its vertices need not cover it. Under spherical edges the box
+// follows the great-circle arcs (geoarrow.SphericalBounds), wrapping
+// across the antimeridian (xmin > xmax) where that is narrower; under the
+// ellipsoidal algorithms (vincenty, thomas, andoyer, karney), whose
+// geodesics this package does not bound, chunks get the types and no box
+// (no box means readers assume nothing, as Geospatial.md says).
 type geoStats struct {
 	geography bool
+	spherical bool // a GEOGRAPHY with spherical edges: sph bounds it
 	box       geoarrow.Box
+	sph       geoarrow.SphericalBounds
 	// types has bit dims*7 + kind-1 set for each code seen (kind 1..7,
 	// dims 0..3 for XY, XYZ, XYM, XYZM).
 	types uint32
@@ -35,23 +41,30 @@ func newGeoStats(n *footer.Node) *geoStats {
 	if n.Physical != footer.TypeByteArray {
 		return nil
 	}
-	switch n.Logical().Kind {
+	switch lt := n.Logical(); lt.Kind {
 	case footer.LogicalGeometry:
 		return &geoStats{}
 	case footer.LogicalGeography:
-		return &geoStats{geography: true}
+		return &geoStats{geography: true, spherical: lt.Geography.Algorithm.Or(footer.EdgeSpherical) == footer.EdgeSpherical}
 	}
 	return nil
 }
 
 // reset forgets the chunk's statistics.
 func (g *geoStats) reset() {
-	*g = geoStats{geography: g.geography, box: geoarrow.NewBox()}
+	*g = geoStats{geography: g.geography, spherical: g.spherical, box: geoarrow.NewBox(), sph: geoarrow.NewSphericalBounds()}
 }
 
 // add adds one WKB value.
 func (g *geoStats) add(wkb []byte) error {
-	code, err := geoarrow.Scan(wkb, &g.box)
+	var code int32
+	var err error
+	if g.spherical {
+		code, err = g.sph.Add(wkb)
+		g.sph.Compact(maxLonRanges)
+	} else {
+		code, err = geoarrow.Scan(wkb, &g.box)
+	}
 	if err != nil {
 		return err
 	}
@@ -97,10 +110,15 @@ func wkbValues(arr arrow.Array) (func(int) []byte, error) {
 	return nil, fmt.Errorf("%w: WKB values in a %s array", errs.ErrUnsupported, arr.DataType())
 }
 
+// maxLonRanges bounds the longitude ranges a GEOGRAPHY chunk's bounds
+// keep: more are merged across their narrowest gaps, which only widens
+// the box.
+const maxLonRanges = 32
+
 // statistics returns the chunk's GeospatialStatistics: the types seen, in
 // ascending order (an empty list, "not known", when every value was
-// null), and, for a GEOMETRY where some X and Y was seen, the box, with
-// Z and M where seen.
+// null), and, where some X and Y was seen, the box, with Z and M where
+// seen (no box for an ellipsoidal GEOGRAPHY).
 func (g *geoStats) statistics() *footer.GeospatialStatistics {
 	st := &footer.GeospatialStatistics{GeospatialTypes: []int32{}}
 	for t := g.types; t != 0; t &= t - 1 {
@@ -108,7 +126,11 @@ func (g *geoStats) statistics() *footer.GeospatialStatistics {
 		st.GeospatialTypes = append(st.GeospatialTypes, b/7*1000+b%7+1)
 	}
 	b := &g.box
-	if g.geography || !b.HasXY() {
+	if g.spherical {
+		sb := g.sph.Box()
+		b = &sb
+	}
+	if g.geography && !g.spherical || !b.HasXY() {
 		return st
 	}
 	st.Bbox = &footer.BoundingBox{Xmin: b.Xmin, Xmax: b.Xmax, Ymin: b.Ymin, Ymax: b.Ymax}
