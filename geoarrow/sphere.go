@@ -180,14 +180,25 @@ func (s *SphericalBounds) sequence(p []byte, n int, ord binary.ByteOrder, sh sha
 	if whole && math.Abs(winding) > 180 {
 		switch {
 		case ringLo > 0:
-			s.latHi = 90
+			s.reachPole(1)
 		case ringHi < 0:
-			s.latLo = -90
+			s.reachPole(-1)
 		default:
-			s.latLo, s.latHi = -90, 90
+			s.reachPole(0)
 		}
-		s.lons = append(s.lons[:0], lonRange{-180, 180})
 	}
+}
+
+// reachPole widens the bounds to the north pole (side > 0), the south
+// pole (side < 0) or both (side 0), and so to every longitude.
+func (s *SphericalBounds) reachPole(side float64) {
+	if side >= 0 {
+		s.latHi = 90
+	}
+	if side <= 0 {
+		s.latLo = -90
+	}
+	s.lons = append(s.lons[:0], lonRange{-180, 180})
 }
 
 // arcPad widens an arc's latitude extreme past rounding error.
@@ -203,16 +214,8 @@ func (s *SphericalBounds) arc(a, b vertex) float64 {
 	case d <= -180:
 		d += 360
 	}
-	if d == 180 { // over a pole, or between antipodes on the equator
-		switch sum := a.lat + b.lat; {
-		case sum > 0:
-			s.latHi = 90
-		case sum < 0:
-			s.latLo = -90
-		default:
-			s.latLo, s.latHi = -90, 90
-		}
-		s.lons = append(s.lons[:0], lonRange{-180, 180})
+	if d == 180 { // over the nearer pole, or between antipodes on the equator
+		s.reachPole(a.lat + b.lat)
 		return d
 	}
 	if math.Abs(a.lat) == 90 || math.Abs(b.lat) == 90 {
