@@ -111,7 +111,38 @@ func TestGeoCorpusReadsAsGeoArrow(t *testing.T) {
 				}
 				b.Release()
 			}
+			checkGeoLayouts(t, path, columnOf(t, mem, theirs, gi))
 		})
+	}
+}
+
+// checkGeoLayouts reads path's geometry column under the large and view
+// layouts of SchemaOptions.Strings: geoarrow.wkb over large_binary and
+// binary_view holding the values pqarrow read (want, released here).
+func checkGeoLayouts(t *testing.T, path string, want arrow.Array) {
+	t.Helper()
+	defer want.Release()
+	for layout, storage := range map[arrowio.StringLayout]arrow.DataType{arrowio.StringsLarge: arrow.BinaryTypes.LargeBinary, arrowio.StringsView: arrow.BinaryTypes.BinaryView} {
+		tbl, err := readPath(path, arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Strings: layout}}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gi := geoColumn(t, tbl.Schema())
+		col := columnOf(t, memory.DefaultAllocator, tbl, gi)
+		wt, ok := col.DataType().(*geoarrow.WKBType)
+		if !ok || !arrow.TypeEqual(wt.StorageType(), storage) {
+			t.Errorf("%s layout: %s", storage, col.DataType())
+		} else {
+			wa := col.(*geoarrow.WKBArray)
+			for i := range want.Len() {
+				if wa.IsNull(i) != want.IsNull(i) || !bytes.Equal(wa.Value(i), want.(*array.Binary).Value(i)) {
+					t.Errorf("%s layout: row %d differs", storage, i)
+					break
+				}
+			}
+		}
+		col.Release()
+		tbl.Release()
 	}
 }
 
