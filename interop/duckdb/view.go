@@ -17,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	duckdbgo "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/quiverio/quiver/geoarrow"
 )
 
 // RegisterView registers the batches of rr as a temporary DuckDB view
@@ -98,6 +100,19 @@ const rowColumn = "quiver_row"
 // handed over as their storage struct (metadata, value, typed_value).
 const variantExtension = "arrow.parquet.variant"
 
+// strippedExtension reports whether DuckDB's Arrow scan refuses extension
+// type ext, whose columns are then handed over as its storage: VARIANT,
+// and geoarrow.wkb with edges other than planar (a GEOGRAPHY), which
+// DuckDB 1.5.6 has no type for ("arrow scan API failure"); geoarrow.wkb
+// of planar edges becomes DuckDB's GEOMETRY.
+func strippedExtension(ext arrow.ExtensionType) bool {
+	if ext.ExtensionName() == variantExtension {
+		return true
+	}
+	wt, ok := ext.(*geoarrow.WKBType)
+	return ok && wt.Metadata().Edges != "" && wt.Metadata().Edges != "planar"
+}
+
 // rowReader presents each batch of a RecordReader as a batch of one
 // non-null struct column whose fields are the batch's columns: the same
 // arrays, referenced, not copied.
@@ -118,7 +133,7 @@ func newRowReader(rr array.RecordReader) (*rowReader, error) {
 	fields = slices.Clone(fields)
 	strip := make([]bool, len(fields))
 	for i, f := range fields {
-		if ext, ok := f.Type.(arrow.ExtensionType); ok && ext.ExtensionName() == variantExtension {
+		if ext, ok := f.Type.(arrow.ExtensionType); ok && strippedExtension(ext) {
 			fields[i].Type, strip[i] = ext.StorageType(), true
 		}
 	}
