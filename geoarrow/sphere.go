@@ -145,8 +145,9 @@ type vertex struct {
 }
 
 func newVertex(lon, lat float64) vertex {
-	la, lo := lat*math.Pi/180, lon*math.Pi/180
-	return vertex{lon, lat, [3]float64{math.Cos(la) * math.Cos(lo), math.Cos(la) * math.Sin(lo), math.Sin(la)}}
+	sla, cla := math.Sincos(lat * math.Pi / 180)
+	slo, clo := math.Sincos(lon * math.Pi / 180)
+	return vertex{lon, lat, [3]float64{cla * clo, cla * slo, sla}}
 }
 
 // sequence adds a coordinate sequence of shape sh: p holds its points, n
@@ -238,12 +239,12 @@ func (s *SphericalBounds) arc(a, b vertex) float64 {
 	}
 	l := math.Sqrt(dot(top, top))
 	top = [3]float64{top[0] / l, top[1] / l, top[2] / l}
-	hi := math.Asin(math.Min(1, top[2])) * 180 / math.Pi
+	peak := func() float64 { return math.Asin(math.Min(1, top[2])) * 180 / math.Pi }
 	if between(a.v, b.v, nrm, top) {
-		s.latHi = math.Max(s.latHi, math.Min(90, hi+arcPad))
+		s.latHi = math.Max(s.latHi, math.Min(90, peak()+arcPad))
 	}
 	if between(a.v, b.v, nrm, [3]float64{-top[0], -top[1], -top[2]}) {
-		s.latLo = math.Min(s.latLo, math.Max(-90, -hi-arcPad))
+		s.latLo = math.Min(s.latLo, math.Max(-90, -peak()-arcPad))
 	}
 	return d
 }
