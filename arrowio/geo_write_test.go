@@ -190,3 +190,66 @@ func TestGeoWriteRoundTrip(t *testing.T) {
 		col.Release()
 	}
 }
+
+// TestGeoNestedRoundTrip writes geoarrow.wkb inside a list and a struct:
+// the leaves are GEOMETRY with statistics, and the values read back.
+func TestGeoNestedRoundTrip(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	typ := wkbType(t, arrow.BinaryTypes.Binary, `{"crs":"EPSG:3857"}`)
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "l", Type: arrow.ListOf(typ), Nullable: true},
+		{Name: "s", Type: arrow.StructOf(arrow.Field{Name: "g", Type: typ, Nullable: true}), Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	lb := b.Field(0).(*array.ListBuilder)
+	eb := lb.ValueBuilder().(*array.ExtensionBuilder).StorageBuilder().(*array.BinaryBuilder)
+	sb := b.Field(1).(*array.StructBuilder)
+	gb := sb.FieldBuilder(0).(*array.ExtensionBuilder).StorageBuilder().(*array.BinaryBuilder)
+	lb.Append(true)
+	eb.Append(wkbPoint(1, 1, 2))
+	eb.Append(wkbPoint(1, -3, 4))
+	lb.AppendNull()
+	sb.Append(true)
+	gb.Append(wkbPoint(2001, 7, 8, 9))
+	sb.Append(true)
+	gb.AppendNull()
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := arrowio.NewWriter(&buf, schema, arrowio.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := arrowio.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), arrowio.ReadOptions{Allocator: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	want := []string{"types [1] x -3..1 y 2..4", "types [2001] x 7..7 y 8..8 m 9..9"}
+	for i, l := range fileSchema(t, rd).Leaves {
+		if l.Logical().String() != "GEOMETRY(EPSG:3857)" {
+			t.Errorf("leaf %s: %s", l.DottedPath(), l.Logical())
+		}
+		if got := geoText(rd.Metadata().RowGroups[0].Columns[i].MetaData.GeospatialStatistics); got != want[i] {
+			t.Errorf("leaf %s: statistics %s, want %s", l.DottedPath(), got, want[i])
+		}
+	}
+	got, err := rd.ReadRowGroup(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	for i := range 2 {
+		if !array.Equal(got.Column(i), rec.Column(i)) {
+			t.Errorf("column %d: %s, want %s", i, got.Column(i), rec.Column(i))
+		}
+	}
+}
