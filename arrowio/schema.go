@@ -70,7 +70,9 @@ var ErrUnknownColumn = schema.ErrUnknownColumn
 //     (pqarrow reads plain binary: no registered type converts them
 //     through its ExtensionCustomArrowReadType hook). A GEOGRAPHY of an
 //     unknown edge algorithm, and FILE, read as their storage with the
-//     annotation in the PARQUET:logical_type field metadata.
+//     annotation in the PARQUET:logical_type field metadata. A
+//     geoarrow.wkb type in ARROW:schema is restored only onto GEOMETRY
+//     and GEOGRAPHY columns.
 //   - VARIANT: see below for what reading checks and accepts beyond
 //     pqarrow.
 //   - ARROW:schema also restores string_view, binary_view, list_view,

@@ -80,7 +80,10 @@ func storageOf(t arrow.DataType) arrow.DataType {
 // matched: types, field metadata (merged; the file's keys, such as
 // PARQUET:field_id, win) and non-nullability. Names stay the file's.
 //
-// A GEOMETRY or GEOGRAPHY leaf stays geoarrow.wkb (see restoreGeo). A
+// A GEOMETRY or GEOGRAPHY leaf stays geoarrow.wkb (see restoreGeo); a
+// stored geoarrow.wkb is not restored onto any other column, whose bytes
+// no annotation says are WKB (the writer of this package annotates every
+// geoarrow.wkb column it writes). A
 // VARIANT group stays a variant over the restored storage (the stored
 // type need not be one), or becomes the annotated struct when the
 // restored storage cannot be one. A stored variant type is not restored
@@ -102,7 +105,8 @@ func applyStored(p *FieldPlan, o arrow.Field, opts *Options) {
 		}
 		p.Field.Type = WithChildren(shape, PlanFields(p.Children))
 	}
-	if ext, ok := o.Type.(arrow.ExtensionType); ok && !geo && extensionHolds(ext, p.Field.Type) && !(opts.VariantStorage && isVariant(ext)) {
+	if ext, ok := o.Type.(arrow.ExtensionType); ok && !geo && ext.ExtensionName() != geoarrow.ExtensionName &&
+		extensionHolds(ext, p.Field.Type) && !(opts.VariantStorage && isVariant(ext)) {
 		p.Field.Type = ext
 	}
 	if variant && !isVariant(p.Field.Type) {
