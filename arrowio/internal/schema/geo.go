@@ -33,8 +33,9 @@ import (
 // strings or as the "id" of a PROJJSON object) become the Parquet default;
 // crs_type "srid" becomes "srid:<crs>"; other strings are written as they
 // are and objects as compact JSON. "edges" absent or "planar" is GEOMETRY,
-// one of the five algorithms GEOGRAPHY; any other edges value is written
-// as plain binary (the ARROW:schema entry keeps the type).
+// one of the five algorithms GEOGRAPHY; any other edges value is an error
+// wrapping ErrUnsupported (plain binary would lose the type: a stored
+// geoarrow.wkb is restored only onto GEOMETRY and GEOGRAPHY columns).
 
 // geoLeafType returns the geoarrow.wkb type over storage of leaf n, a
 // GEOMETRY or GEOGRAPHY BYTE_ARRAY, with kv the file's key-value metadata;

@@ -1,12 +1,14 @@
 package schema
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/geoarrow"
 )
@@ -65,6 +67,9 @@ func TestGeoCRSForms(t *testing.T) {
 	typ, _ := geoarrow.NewWKBType(arrow.BinaryTypes.Binary, geoarrow.Metadata{Edges: "loxodrome"})
 	if _, ok := geoLeaf(typ); ok {
 		t.Error("edges Parquet does not name mapped to an annotation")
+	}
+	if _, err := FromArrow(arrow.NewSchema([]arrow.Field{{Name: "g", Type: typ}}, nil)); !errors.Is(err, errs.ErrUnsupported) {
+		t.Errorf("FromArrow with edges Parquet does not name: %v, want ErrUnsupported", err)
 	}
 }
 

@@ -53,6 +53,10 @@ type Parquet struct {
 // VariantShredding.md allows (see [ArrowSchema]); another is an error
 // wrapping [ErrUnsupported].
 //
+// geoarrow.wkb becomes a GEOMETRY or GEOGRAPHY BYTE_ARRAY with its CRS
+// and edges (geo.go); one whose edges Parquet does not name is an error
+// wrapping [ErrUnsupported].
+//
 // A type Parquet cannot hold (unions, run-end encoded, month and day_time
 // intervals, a struct without fields, a non-nullable null field, a
 // negative or oversized decimal scale) is an error wrapping
@@ -100,6 +104,9 @@ func (w *elementWriter) field(path, name string, f arrow.Field) error {
 			return w.variant(path, name, rep, id, t)
 		}
 		if _, ok := extensionLeaf(t); !ok {
+			if t.ExtensionName() == geoarrow.ExtensionName {
+				return fmt.Errorf("%w: field %q: %s has no Parquet GEOMETRY or GEOGRAPHY form (its edges, or its storage)", errs.ErrUnsupported, path, t)
+			}
 			return w.field(path, name, arrow.Field{Name: f.Name, Type: t.StorageType(), Nullable: f.Nullable, Metadata: f.Metadata})
 		}
 	case *arrow.StructType:
