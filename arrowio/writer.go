@@ -77,7 +77,11 @@ type Writer struct {
 // by the levels package. arrow-go's extensions.VariantType becomes a
 // VARIANT group of its storage (metadata, value and, when shredded,
 // typed_value), as pqarrow writes it; a typed_value of a type
-// VariantShredding.md does not allow is an error. A field whose type Parquet cannot hold, invalid
+// VariantShredding.md does not allow is an error. The geoarrow.wkb type
+// (package geoarrow) becomes a GEOMETRY, or with edges a GEOGRAPHY, with
+// its CRS, and its column chunks get GeospatialStatistics; a value that is
+// not WKB fails Write naming the column and row. A field whose type
+// Parquet cannot hold, invalid
 // options (a codec Quiver cannot write, a level outside the codec's range,
 // an encoding that does not suit a column, a Columns key naming no leaf, a
 // KeyValueMetadata entry for ARROW:schema) are errors wrapping

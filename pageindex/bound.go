@@ -135,6 +135,7 @@ const (
 	nodeNull
 	nodeNotNull
 	nodePrefix
+	nodeIntersects // vals: the query box's xmin, ymin, xmax, ymax (geo.go)
 	nodeAnd
 	nodeOr
 	nodeNot
@@ -148,6 +149,7 @@ type node struct {
 	vals   []value
 	hashes []uint64 // bloom hashes of vals, for = and IN; nil when unknown
 	nan    bool     // the literal of a float comparison is NaN
+	geo    geoKind  // how an intersects node's column bounds its values (geo.go)
 	kids   []*node
 }
 
@@ -265,6 +267,8 @@ func (b *Bound) bind(p Predicate, schema *footer.Schema) (*node, error) {
 			return nil, fmt.Errorf("%w: prefix match on %s column %q", ErrPredicate, b.cols[c].describe(), p.col)
 		}
 		return &node{kind: nodePrefix, col: c, vals: []value{{b: p.prefix}}}, nil
+	case *bboxIntersect:
+		return b.bindIntersects(p, schema)
 	case *junction:
 		n := &node{kind: nodeAnd}
 		if p.or {

@@ -2,6 +2,8 @@ package pageindex
 
 import (
 	"bytes"
+
+	"github.com/quiverio/quiver/footer"
 )
 
 // Stats is what is known of one column's values over some rows (a column
@@ -18,6 +20,9 @@ type Stats struct {
 	Values int64
 	// AllNull says every value is null (a null page of the ColumnIndex).
 	AllNull bool
+	// Geo is the bounding box of a GEOMETRY or GEOGRAPHY column chunk's
+	// GeospatialStatistics, nil when unknown.
+	Geo *footer.BoundingBox
 	// Distinct, when not nil, holds every distinct non-null value,
 	// PLAIN-encoded one by one (a column chunk's dictionary page when all
 	// its data pages are dictionary-encoded).
@@ -131,6 +136,8 @@ func (b *Bound) matchStats(nd *node, st *Stats) Match {
 		return MatchAll - nulls
 	case nulls == MatchAll, nd.kind == nodeIn && len(nd.vals) == 0:
 		return MatchNone // conditions on values are false for nulls; IN of nothing is false
+	case nd.kind == nodeIntersects:
+		return matchIntersects(nd, st.Geo)
 	}
 	ct := &b.cols[nd.col]
 	if m, ok := matchDistinct(nd, ct, st.Distinct, nulls); ok {

@@ -10,7 +10,8 @@ import (
 
 // Parse reads a predicate written as in SQL: comparisons (=, !=, <>, <,
 // <=, >, >=) of a column with a literal, `c in (l1, l2)`, `c is null`,
-// `c is not null`, `c prefix "ab"`, combined with and, or, not and
+// `c is not null`, `c prefix "ab"`, `intersects(c, xmin, ymin, xmax,
+// ymax)` (see [Intersects]), combined with and, or, not and
 // parentheses (keywords in any case). Columns are dotted paths, in
 // backquotes when they hold other characters; literals are integers (Go
 // syntax, within int64), decimal numbers (with a point or exponent, or
@@ -256,6 +257,9 @@ func (p *parser) unary() Predicate {
 
 // condition parses a column and what is said of it.
 func (p *parser) condition() Predicate {
+	if e, ok := p.geoCondition(); ok {
+		return e
+	}
 	if p.tok.kind != tokIdent || p.src[p.tok.pos] != '`' && isKeyword(p.tok.text) {
 		p.fail("expected a column, got %q", p.tok.text)
 		return And()

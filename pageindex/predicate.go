@@ -6,8 +6,8 @@ import (
 
 // Predicate is a condition on the rows of a file: build one with [Eq],
 // [NotEq], [Less], [LessEq], [Greater], [GreaterEq], [In], [IsNull],
-// [IsNotNull], [HasPrefix], [And], [Or] and [Not], or parse one with
-// [Parse].
+// [IsNotNull], [HasPrefix], [Intersects], [And], [Or] and [Not], or
+// parse one with [Parse].
 //
 // Logic is two-valued: a comparison, IN or prefix match is false for a
 // null value, and Not is the plain complement, so Not(Eq(c, 1)) holds for

@@ -83,6 +83,9 @@ func (b *Bound) evalLeaf(nd *node, arr arrow.Array) ([]bool, error) {
 		}
 		return out, nil
 	}
+	if nd.kind == nodeIntersects {
+		return out, b.evalIntersects(nd, arr, out)
+	}
 	ct := &b.cols[nd.col]
 	switch a := arr.(type) {
 	case *array.Int8:

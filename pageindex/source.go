@@ -35,6 +35,9 @@ func usesBloom(nd *node, col int) bool {
 // choice (by the column's order).
 func ChunkStats(md *footer.ColumnMetaData, leaf *footer.Node, w Writer) Stats {
 	st := Stats{Values: md.NumValues}
+	if g := md.GeospatialStatistics; g != nil {
+		st.Geo = g.Bbox
+	}
 	s := md.Statistics
 	if s == nil {
 		return st

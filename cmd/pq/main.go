@@ -18,6 +18,11 @@
 // --key-material FILE. A key is its text's bytes, or hex digits after
 // "hex:".
 //
+// --where takes pageindex.Parse's syntax, including
+// 'intersects(geometry, xmin, ymin, xmax, ymax)' on GEOMETRY and GEOGRAPHY
+// columns (a bounding-box test; pq meta prints the geospatial statistics
+// it prunes row groups by).
+//
 // FILE may be an http(s) URL, read with ranged GETs. A directory or a glob
 // ('data/**/*.parquet') is read as one dataset: hive partition directories
 // (year=2024/) become columns, and a --where condition on them skips files

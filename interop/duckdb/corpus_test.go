@@ -106,7 +106,9 @@ func int96Micros(o *arrowio.ReadOptions) {
 
 const (
 	whyInt96   = "INT96 reads as timestamp[ns, UTC] by default, as in pqarrow; DuckDB reads TIMESTAMP (µs, no zone), so the comparison uses Mapping.Int96 = timestamp[us]"
-	whyGeo     = "Quiver reads GEOMETRY and GEOGRAPHY as their WKB storage (binary, annotation in PARQUET:logical_type); DuckDB reads its GEOMETRY type, which keeps the WKB bytes (so the hashes agree) and has no cast from or to BLOB"
+	whyGeo     = "Quiver reads GEOMETRY as geoarrow.wkb with the Parquet default CRS spelled out (GeoArrow reads an omitted crs as unknown), which DuckDB types GEOMETRY('OGC:CRS84'); read_parquet gives GEOMETRY without a CRS. Same WKB bytes, so the hashes agree; no cast between the two"
+	whyGeoPJ   = "Quiver resolves the CRS \"projjson:KEY\" to the PROJJSON in the file's key-value entry KEY, as Arrow C++ does, which DuckDB types GEOMETRY('<PROJJSON>'); read_parquet gives GEOMETRY without a CRS. Same WKB bytes, so the hashes agree; no cast between the two"
+	whyGeog    = "Quiver reads GEOGRAPHY as geoarrow.wkb with edges, which DuckDB's Arrow scan refuses, so RegisterView hands the column over as its WKB storage (BLOB); read_parquet reads GEOMETRY, which keeps the WKB bytes (so the hashes agree) and has no cast from or to BLOB"
 	whyVar     = "Quiver reads VARIANT as arrow-go's VariantType, which RegisterView hands DuckDB as its storage struct (metadata, value, typed_value); DuckDB decodes it into its VARIANT type"
 	whyDuckVar = "DuckDB fails on this shredded VARIANT with an internal error (one that invalidates the database): "
 	whyVarNull = "the row holds the Variant null (type NULL), which DuckDB reads as SQL NULL; Quiver's storage struct is not null, so the non-null counts differ"
@@ -157,17 +159,13 @@ var differences = []listed{
 	{file: "data/alltypes_tiny_pages.parquet", column: "timestamp_col", kind: readAs, adjust: int96Micros, reason: whyInt96},
 	{file: "data/alltypes_tiny_pages_plain.parquet", column: "timestamp_col", kind: readAs, adjust: int96Micros, reason: whyInt96},
 	{file: "data/int96_from_spark.parquet", column: "a", kind: readAs, adjust: int96Micros, reason: whyInt96 + "; in nanoseconds two of its values (9999-12-31 and one far outside) do not fit, and Quiver refuses them"},
-	{file: "data/unknown-logical-type.parquet", column: "column with unknown type", kind: readAs,
-		adjust: func(o *arrowio.ReadOptions) { o.Mapping.IgnoreArrowSchema = true },
-		reason: "the file's ARROW:schema gives the column the geoarrow.wkb extension, which Quiver restores (the storage fits); DuckDB then reads GEOMETRY and refuses the bytes (\"Unsupported geometry type in WKB\"), while its read_parquet ignores the extension and reads BLOB; compared with Mapping.IgnoreArrowSchema"},
 	{file: "data/nested_structs.rust.parquet", column: "ul_observation_date", kind: typeDiffers, reason: "the ConvertedType TIMESTAMP_MICROS means isAdjustedToUTC (LogicalTypes.md), so Quiver reads timestamp[us, UTC] as pqarrow does; DuckDB reads TIMESTAMP"},
 	{file: "data/geospatial/crs-default.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/crs-geography.parquet", column: "geography", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/crs-srid.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/crs-arbitrary-value.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/geography-lines.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/geography-points.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/geography-polygons.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
+	{file: "data/geospatial/crs-projjson.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeoPJ},
+	{file: "data/geospatial/crs-geography.parquet", column: "geography", kind: typeDiffers, noCast: true, reason: whyGeog},
+	{file: "data/geospatial/geography-lines.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeog},
+	{file: "data/geospatial/geography-points.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeog},
+	{file: "data/geospatial/geography-polygons.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeog},
 	{file: "data/geospatial/geospatial.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
 	{file: "data/geospatial/geospatial-with-nan.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
 	{file: "shredded_variant/case-*.parquet", column: "var", kind: countOnly, reason: whyVar},

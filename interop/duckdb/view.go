@@ -100,7 +100,7 @@ type rowReader struct {
 	refs   atomic.Int64
 	rr     array.RecordReader
 	typ    *arrow.StructType
-	strip  []bool // columns with VARIANT types, handed over as their storage (withoutVariants)
+	strip  []bool // columns holding types DuckDB refuses, handed over as their storage (withoutRefused)
 	schema *arrow.Schema
 	cur    arrow.RecordBatch
 }
@@ -113,7 +113,7 @@ func newRowReader(rr array.RecordReader) (*rowReader, error) {
 	fields = slices.Clone(fields)
 	strip := make([]bool, len(fields))
 	for i, f := range fields {
-		fields[i].Type, strip[i] = withoutVariants(f.Type)
+		fields[i].Type, strip[i] = withoutRefused(f.Type)
 	}
 	typ := arrow.StructOf(fields...)
 	w := &rowReader{rr: rr, typ: typ, strip: strip, schema: arrow.NewSchema([]arrow.Field{{Name: rowColumn, Type: typ}}, nil)}

@@ -84,6 +84,13 @@ func NewTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 	case n.Physical == footer.TypeBoolean:
 		t.kind, ok = boolTarget, dt.ID() == arrow.BOOL
 	case n.Physical == footer.TypeByteArray:
+		// An extension type over binary (geoarrow.wkb) decodes into its
+		// storage's buffers, which finish wraps as the extension array
+		// without a copy.
+		if ext, isExt := dt.(arrow.ExtensionType); isExt {
+			ok = t.setBinary(ext.StorageType()) && t.kind == binaryTarget
+			break
+		}
 		ok = t.setBinary(dt)
 	default:
 		ok = t.setFixed(n, dt)

@@ -161,6 +161,9 @@ type Writer struct {
 	judged bool
 	// The page index and bloom filter of the chunk (pageindex_write.go).
 	idx chunkIndex
+	// geo gathers a GEOMETRY or GEOGRAPHY chunk's GeospatialStatistics
+	// (geo_stats.go); nil for other columns.
+	geo *geoStats
 
 	// Reused scratch.
 	body, packed []byte
@@ -183,7 +186,7 @@ func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error)
 	if dt.ID() == arrow.NULL {
 		set.Dictionary = false // nothing to put in one
 	}
-	c := &Writer{node: n, Path: n.DottedPath(), set: set, order: leafOrder(n)}
+	c := &Writer{node: n, Path: n.DottedPath(), set: set, order: leafOrder(n), geo: newGeoStats(n)}
 	vw, err := newValueWriter(n, dt, set, c.order)
 	if err != nil {
 		return nil, fmt.Errorf("column %q: %w", c.Path, err)
@@ -207,6 +210,9 @@ func (c *Writer) StartChunk() {
 	}
 	c.vals.startChunk(c.set.Dictionary)
 	c.judged = false
+	if c.geo != nil {
+		c.geo.reset()
+	}
 	c.startIndex()
 	c.startPage()
 }
@@ -223,6 +229,11 @@ func (c *Writer) startPage() {
 // WriteFlat writes slots [lo, hi) of arr, the Arrow array of a flat
 // column, to the chunk.
 func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
+	if c.geo != nil {
+		if err := c.geo.addArray(arr, lo, hi, "row"); err != nil {
+			return fmt.Errorf("column %q: %w", c.Path, err)
+		}
+	}
 	valid, voff, err := c.vals.bind(arr, lo, hi)
 	if err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
@@ -548,6 +559,9 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 	}
 	if c.set.Statistics {
 		md.Statistics = c.chunkStatistics()
+		if c.geo != nil {
+			md.GeospatialStatistics = c.geo.statistics()
+		}
 	}
 	md.SizeStatistics = c.sizeStatistics()
 	c.finishIndex()

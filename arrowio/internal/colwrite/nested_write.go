@@ -121,6 +121,11 @@ func (w *NestedFieldWriter) Release() {
 // definition level. Pages are cut only where a row starts.
 func (c *Writer) WriteNested(col levels.Column) error {
 	vals := col.Values
+	if c.geo != nil {
+		if err := c.geo.addArray(vals, 0, vals.Len(), "value"); err != nil {
+			return fmt.Errorf("column %q: %w", c.Path, err)
+		}
+	}
 	if _, _, err := c.vals.bind(vals, 0, vals.Len()); err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
 	}

@@ -157,7 +157,7 @@ type FieldPlan struct {
 // plan (see [ArrowSchema] for the rules). It cannot fail: every schema
 // footer.NewSchema accepts has an Arrow form.
 func NewPlan(s *footer.Schema, kv []footer.KeyValue, opts Options) *Plan {
-	b := planBuilder{opts: &opts}
+	b := planBuilder{opts: &opts, kv: kv}
 	p := &Plan{parquet: s, Fields: make([]*FieldPlan, 0, len(s.Root.Children))}
 	for _, c := range s.Root.Children {
 		p.Fields = append(p.Fields, b.field(c, 0, nil))

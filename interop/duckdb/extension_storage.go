@@ -5,28 +5,43 @@ package duckdb
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/quiverio/quiver/geoarrow"
 )
 
 // variantExtension is arrow-go's VARIANT extension type, which DuckDB's
-// Arrow scan does not know and crashes on (DuckDB 1.5.6): its columns,
-// and VARIANT values nested in structs, lists and maps, are handed over
-// as their storage struct (metadata, value, typed_value).
+// Arrow scan does not know and crashes on (DuckDB 1.5.6).
 const variantExtension = "arrow.parquet.variant"
 
-// withoutVariants returns dt with every VARIANT type in it, at any depth,
-// replaced by its storage type, and whether there was one.
-func withoutVariants(dt arrow.DataType) (arrow.DataType, bool) {
+// refused reports whether DuckDB's Arrow scan refuses extension type ext,
+// whose values are then handed over as its storage: VARIANT (the storage
+// struct of metadata, value and typed_value), and geoarrow.wkb with edges
+// other than planar (a GEOGRAPHY), which DuckDB 1.5.6 has no type for
+// ("arrow scan API failure"); geoarrow.wkb of planar edges becomes
+// DuckDB's GEOMETRY.
+func refused(ext arrow.ExtensionType) bool {
+	if ext.ExtensionName() == variantExtension {
+		return true
+	}
+	wt, ok := ext.(*geoarrow.WKBType)
+	return ok && wt.Metadata().Edges != "" && wt.Metadata().Edges != "planar"
+}
+
+// withoutRefused returns dt with every extension type DuckDB refuses in
+// it, at any depth (in structs, lists and maps too), replaced by its
+// storage type, and whether there was one.
+func withoutRefused(dt arrow.DataType) (arrow.DataType, bool) {
 	switch t := dt.(type) {
 	case arrow.ExtensionType:
-		if t.ExtensionName() == variantExtension {
-			st, _ := withoutVariants(t.StorageType())
+		if refused(t) {
+			st, _ := withoutRefused(t.StorageType())
 			return st, true
 		}
 	case *arrow.StructType:
 		fields, changed := t.Fields(), false
 		for i, f := range fields {
 			var c bool
-			if fields[i].Type, c = withoutVariants(f.Type); c {
+			if fields[i].Type, c = withoutRefused(f.Type); c {
 				changed = true
 			}
 		}
@@ -34,8 +49,8 @@ func withoutVariants(dt arrow.DataType) (arrow.DataType, bool) {
 			return arrow.StructOf(fields...), true
 		}
 	case *arrow.MapType:
-		k, ck := withoutVariants(t.KeyType())
-		v, cv := withoutVariants(t.ItemType())
+		k, ck := withoutRefused(t.KeyType())
+		v, cv := withoutRefused(t.ItemType())
 		if ck || cv {
 			m := arrow.MapOfFields(arrow.Field{Name: t.KeyField().Name, Type: k, Metadata: t.KeyField().Metadata},
 				arrow.Field{Name: t.ItemField().Name, Type: v, Nullable: t.ItemField().Nullable, Metadata: t.ItemField().Metadata})
@@ -45,7 +60,7 @@ func withoutVariants(dt arrow.DataType) (arrow.DataType, bool) {
 	case arrow.ListLikeType:
 		e := t.ElemField()
 		var changed bool
-		if e.Type, changed = withoutVariants(e.Type); !changed {
+		if e.Type, changed = withoutRefused(e.Type); !changed {
 			return dt, false
 		}
 		switch t := t.(type) {
@@ -65,7 +80,7 @@ func withoutVariants(dt arrow.DataType) (arrow.DataType, bool) {
 }
 
 // retyped returns d as type dt, which has the same layout (d's type with
-// VARIANT types replaced by their storage, from withoutVariants): the same
+// refused extension types replaced by their storage, from withoutRefused): the same
 // buffers, with the children retyped likewise (those of unchanged type,
 // dictionaries among them, are d's own). The caller releases it.
 func retyped(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
