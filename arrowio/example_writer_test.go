@@ -14,8 +14,8 @@ import (
 	"github.com/quiverio/quiver/footer"
 )
 
-// Write two record batches as two row groups of a zstd-compressed file,
-// then read the file back.
+// Write two record batches to a zstd-compressed file, where their rows
+// fill one row group, then read the file back.
 func ExampleNewWriter() {
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
@@ -39,7 +39,7 @@ func ExampleNewWriter() {
 			}
 		}
 		rec := b.NewRecordBatch()
-		err := w.Write(rec) // one row group per batch
+		err := w.Write(rec) // the rows join the current row group
 		rec.Release()
 		if err != nil {
 			log.Fatal(err)
@@ -64,7 +64,6 @@ func ExampleNewWriter() {
 		rec.Release()
 	}
 	// Output:
-	// row groups: 2 rows: 5
-	// ["Oslo" "Lima" (null)]
-	// ["Oslo" "Pune"]
+	// row groups: 1 rows: 5
+	// ["Oslo" "Lima" (null) "Oslo" "Pune"]
 }

@@ -1,0 +1,26 @@
+package colwrite
+
+// BufferedBytes estimates the compressed size of the chunk being written:
+// the pages written so far as they are, and the page being filled and the
+// dictionary not yet written at the compression ratio of the chunk's pages
+// so far (1 before its first page). It depends only on the values written
+// to the chunk, not on how the calls that wrote them split them.
+func (c *Writer) BufferedBytes() int64 {
+	written := int64(len(c.DictPage) + len(c.DataPages))
+	pending := int64(c.vals.pageBytes())
+	if c.Nested {
+		pending += int64(c.levels / 4)
+	} else {
+		pending += int64(c.levels / 8)
+	}
+	if len(c.DictPage) == 0 {
+		pending += int64(max(c.vals.dictBytes(), 0))
+	}
+	if c.uncompressed > 0 {
+		pending = pending * written / c.uncompressed
+	}
+	return written + pending
+}
+
+// Nulls returns the null entries of the chunk FinishChunk finished.
+func (c *Writer) Nulls() int64 { return c.nulls }
