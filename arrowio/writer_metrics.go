@@ -128,6 +128,15 @@ func newLeafMetrics(cols []*colwrite.Writer, tree *footer.Schema) []leafMetrics 
 	return out
 }
 
+// ratio returns the column's compressed over uncompressed bytes so far,
+// or 1 before its first chunk.
+func (m *leafMetrics) ratio() float64 {
+	if m.UncompressedBytes == 0 {
+		return 1
+	}
+	return float64(m.CompressedBytes) / float64(m.UncompressedBytes)
+}
+
 // countNaN counts the NaNs among slots [lo, hi) of arr, a float leaf's
 // values.
 func (m *leafMetrics) countNaN(arr arrow.Array, lo, hi int) {

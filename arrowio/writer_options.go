@@ -67,10 +67,12 @@ type WriteOptions struct {
 	// MaxRowGroupBytes is the encoded, compressed size at which the row
 	// group being filled is written out: its pages so far, plus the pages
 	// and dictionaries still being filled at the compression ratio of
-	// their column's pages so far. The size is looked at every 1,024 rows
-	// or more (as the bytes per row so far say the limit is near), so a
-	// row group may pass it by a little (0: DefaultMaxRowGroupBytes;
-	// negative: no cap).
+	// their column's pages so far (or of the column in earlier row
+	// groups; uncompressed in the first row group until the column writes
+	// a page, so that one may end early). The size is looked at every
+	// 1,024 rows or more (as the bytes per row so far say the limit is
+	// near), so a row group may pass it by a little (0:
+	// DefaultMaxRowGroupBytes; negative: no cap).
 	MaxRowGroupBytes int64
 	// PageVersion is PageV1 (the default) or PageV2.
 	PageVersion PageVersion

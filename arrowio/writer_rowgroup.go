@@ -128,7 +128,9 @@ func (w *Writer) eachColumn(f func(i int) error) error {
 
 // checkpoint looks at the row group being filled when it reached its next
 // checkpoint: it writes the row group out at its row limit or once its
-// size reaches the byte limit, and otherwise sets the next size check
+// size reaches the byte limit (counting a column that has not written a
+// page yet in this row group at its compression ratio in the file so far,
+// or uncompressed in the first row group), and otherwise sets the next size check
 // where the bytes per row so far say the limit will be reached, in whole
 // multiples of sizeCheckRows.
 func (w *Writer) checkpoint() error {
@@ -140,8 +142,8 @@ func (w *Writer) checkpoint() error {
 		return w.closeRowGroup()
 	}
 	var size int64
-	for _, c := range w.cols {
-		size += c.BufferedBytes()
+	for i, c := range w.cols {
+		size += c.BufferedBytes(w.metrics[i].ratio())
 	}
 	maxBytes := w.maxBytes()
 	if size >= maxBytes {

@@ -3,9 +3,11 @@ package colwrite
 // BufferedBytes estimates the compressed size of the chunk being written:
 // the pages written so far as they are, and the page being filled and the
 // dictionary not yet written at the compression ratio of the chunk's pages
-// so far (1 before its first page). It depends only on the values written
-// to the chunk, not on how the calls that wrote them split them.
-func (c *Writer) BufferedBytes() int64 {
+// so far, or at ratio (compressed over uncompressed bytes, the caller's
+// guess: the column's previous chunk, say) before its first page. It
+// depends only on the values written to the chunk and ratio, not on how
+// the calls that wrote them split them.
+func (c *Writer) BufferedBytes(ratio float64) int64 {
 	written := int64(len(c.DictPage) + len(c.DataPages))
 	pending := int64(c.vals.pageBytes())
 	if c.Nested {
@@ -17,9 +19,9 @@ func (c *Writer) BufferedBytes() int64 {
 		pending += int64(max(c.vals.dictBytes(), 0))
 	}
 	if c.uncompressed > 0 {
-		pending = pending * written / c.uncompressed
+		return written + pending*written/c.uncompressed
 	}
-	return written + pending
+	return written + int64(float64(pending)*ratio)
 }
 
 // Nulls returns the null entries of the chunk FinishChunk finished.
