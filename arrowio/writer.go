@@ -63,6 +63,7 @@ type Writer struct {
 	nested    []*colwrite.NestedFieldWriter // the nested fields (nested_write.go)
 	leafField []int                         // the schema field of each column writer
 	comps     []codec.Compressor            // one per encoding goroutine
+	scratch   []colwrite.PageScratch        // one per encoding goroutine
 	sorting   []footer.SortingColumn        // each row group's sorting_columns
 	offset    int64
 	numRows   int64
@@ -157,6 +158,7 @@ func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error)
 		}
 	}
 	wr.comps = make([]codec.Compressor, opts.parallelism(len(wr.cols)))
+	wr.scratch = make([]colwrite.PageScratch, len(wr.comps))
 	wr.metrics = newLeafMetrics(wr.cols, tree)
 	if err := wr.write([]byte(wr.magic())); err != nil {
 		return nil, err

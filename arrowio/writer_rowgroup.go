@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/quiverio/quiver/arrowio/internal/codec"
 	"github.com/quiverio/quiver/arrowio/internal/colwrite"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -98,18 +97,21 @@ func (w *Writer) addRows(rec arrow.RecordBatch, nested []shreddedField, lo, hi i
 }
 
 // eachColumn runs f on every column writer, on the Writer's encoding
-// goroutines, each with its own compressor, and returns their errors.
+// goroutines, each with its own compressor and page buffers, and returns
+// their errors.
 func (w *Writer) eachColumn(f func(i int) error) error {
 	errs := make([]error, len(w.cols))
-	run := func(i int, comp *codec.Compressor) {
+	run := func(i, g int) {
 		c := w.cols[i]
-		c.Compressor = comp
+		c.Compressor = &w.comps[g]
+		c.UseScratch(&w.scratch[g])
 		errs[i] = f(i)
+		c.ReturnScratch(&w.scratch[g])
 		c.Compressor = nil
 	}
 	if len(w.comps) == 1 {
 		for i := range w.cols {
-			run(i, &w.comps[0])
+			run(i, 0)
 		}
 	} else {
 		var next atomic.Int64
@@ -117,7 +119,7 @@ func (w *Writer) eachColumn(f func(i int) error) error {
 		for g := range w.comps {
 			wg.Go(func() {
 				for i := int(next.Add(1) - 1); i < len(w.cols); i = int(next.Add(1) - 1) {
-					run(i, &w.comps[g])
+					run(i, g)
 				}
 			})
 		}

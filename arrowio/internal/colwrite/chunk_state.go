@@ -26,3 +26,23 @@ func (c *Writer) BufferedBytes(ratio float64) int64 {
 
 // Nulls returns the null entries of the chunk FinishChunk finished.
 func (c *Writer) Nulls() int64 { return c.nulls }
+
+// PageScratch holds the buffers a column writer builds and compresses a
+// page in. They matter only while a page is written, so the column
+// writers run by one goroutine can share one PageScratch instead of each
+// keeping buffers of a page's size: on a 1,000-column table that is the
+// difference between two pages' bytes and two thousand.
+type PageScratch struct{ body, packed []byte }
+
+// UseScratch lends s's buffers to c until ReturnScratch.
+func (c *Writer) UseScratch(s *PageScratch) {
+	c.body, c.packed = s.body, s.packed
+	s.body, s.packed = nil, nil
+}
+
+// ReturnScratch gives the buffers UseScratch lent, grown as c grew them,
+// back to s.
+func (c *Writer) ReturnScratch(s *PageScratch) {
+	s.body, s.packed = c.body, c.packed
+	c.body, c.packed = nil, nil
+}
