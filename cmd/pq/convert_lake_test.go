@@ -67,6 +67,10 @@ func TestConvertRowGroupAndSortFlags(t *testing.T) {
 					t.Errorf("row group %d: sorting columns %v, want %v", i, rg.SortingColumns, want)
 				}
 			}
+			meta := string(runPQ(t, "meta", filepath.Join(dir, "sort-by.parquet")))
+			if n := strings.Count(meta, "sorted by id desc nulls first, name\n"); n != 4 {
+				t.Errorf("pq meta shows the sorting columns of %d row groups, want 4:\n%s", n, meta)
+			}
 		}},
 	}
 	for _, c := range cases {
