@@ -15,10 +15,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -150,14 +150,36 @@ type wantMetrics struct {
 	lo, hi              []byte
 }
 
-// byteValues adds string or binary values to m.
-func (m *wantMetrics) add(v []byte, less func(a, b []byte) bool) {
-	if m.lo == nil || less(v, m.lo) {
+// add widens m's bounds to v, a string or binary value.
+func (m *wantMetrics) add(v []byte) {
+	if m.lo == nil || bytes.Compare(v, m.lo) < 0 {
 		m.lo = v
 	}
-	if m.hi == nil || less(m.hi, v) {
+	if m.hi == nil || bytes.Compare(m.hi, v) < 0 {
 		m.hi = v
 	}
+}
+
+// binaryMetrics returns the metrics of a flat string or binary column.
+func binaryMetrics(a arrow.Array) *wantMetrics {
+	m := &wantMetrics{values: int64(a.Len())}
+	for i := range a.Len() {
+		switch a := a.(type) {
+		case *array.String:
+			if a.IsNull(i) {
+				m.nulls++
+			} else {
+				m.add([]byte(a.Value(i)))
+			}
+		case *array.Binary:
+			if a.IsNull(i) {
+				m.nulls++
+			} else {
+				m.add(a.Value(i))
+			}
+		}
+	}
+	return m
 }
 
 func TestWriterMetrics(t *testing.T) {
@@ -187,19 +209,10 @@ func TestWriterMetrics(t *testing.T) {
 	m := w.Metrics()
 
 	// What the values say.
-	bytesLess := func(a, b []byte) bool { return bytes.Compare(a, b) < 0 }
 	want := map[string]*wantMetrics{}
 	ids := rec.Column(0).(*array.Int64)
 	want["id"] = &wantMetrics{values: n, lo: binary.LittleEndian.AppendUint64(nil, uint64(ids.Value(0))), hi: binary.LittleEndian.AppendUint64(nil, uint64(ids.Value(n-1)))}
-	names := rec.Column(1).(*array.String)
-	want["name"] = &wantMetrics{values: n}
-	for i := range n {
-		if names.IsNull(i) {
-			want["name"].nulls++
-		} else {
-			want["name"].add([]byte(names.Value(i)), bytesLess)
-		}
-	}
+	want["name"] = binaryMetrics(rec.Column(1))
 	prices := rec.Column(2).(*array.Float64)
 	pm := &wantMetrics{values: n}
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -215,15 +228,7 @@ func TestWriterMetrics(t *testing.T) {
 	}
 	pm.lo, pm.hi = binary.LittleEndian.AppendUint64(nil, math.Float64bits(lo)), binary.LittleEndian.AppendUint64(nil, math.Float64bits(hi))
 	want["price"] = pm
-	blobs := rec.Column(3).(*array.Binary)
-	want["blob"] = &wantMetrics{values: n}
-	for i := range n {
-		if blobs.IsNull(i) {
-			want["blob"].nulls++
-		} else {
-			want["blob"].add(blobs.Value(i), bytesLess)
-		}
-	}
+	want["blob"] = binaryMetrics(rec.Column(3))
 	tags := rec.Column(4).(*array.List)
 	tagVals := tags.ListValues().(*array.String)
 	tm := &wantMetrics{}
@@ -239,7 +244,7 @@ func TestWriterMetrics(t *testing.T) {
 			if tagVals.IsNull(int(j)) {
 				tm.nulls++
 			} else {
-				tm.add([]byte(tagVals.Value(int(j))), bytesLess)
+				tm.add([]byte(tagVals.Value(int(j))))
 			}
 		}
 	}
@@ -342,18 +347,8 @@ func TestFieldIDsRoundTrip(t *testing.T) {
 	}
 	pf.Close()
 
-	var pbuf bytes.Buffer
-	pw, err := pqarrow.NewFileWriter(rec.Schema(), &pbuf, parquet.NewWriterProperties(), pqarrow.NewArrowWriterProperties())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := pw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	rd, err := arrowio.Open(bytes.NewReader(pbuf.Bytes()), int64(pbuf.Len()), arrowio.ReadOptions{})
+	pfile := arrowiotest.WritePqarrowWith(t, rec, pqarrow.NewArrowWriterProperties())
+	rd, err := arrowio.Open(bytes.NewReader(pfile), int64(len(pfile)), arrowio.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

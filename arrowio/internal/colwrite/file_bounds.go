@@ -2,6 +2,7 @@ package colwrite
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math"
 	"unicode/utf8"
@@ -53,32 +54,21 @@ func (c *Writer) compare(a, b []byte) int {
 	case footer.TypeInt32:
 		x, y := binary.LittleEndian.Uint32(a), binary.LittleEndian.Uint32(b)
 		if c.order == orderUnsigned {
-			return cmpOrdered(x, y)
+			return cmp.Compare(x, y)
 		}
-		return cmpOrdered(int32(x), int32(y))
+		return cmp.Compare(int32(x), int32(y))
 	case footer.TypeInt64:
 		x, y := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(b)
 		if c.order == orderUnsigned {
-			return cmpOrdered(x, y)
+			return cmp.Compare(x, y)
 		}
-		return cmpOrdered(int64(x), int64(y))
+		return cmp.Compare(int64(x), int64(y))
 	case footer.TypeFloat:
-		return cmpOrdered(math.Float32frombits(binary.LittleEndian.Uint32(a)), math.Float32frombits(binary.LittleEndian.Uint32(b)))
+		return cmp.Compare(math.Float32frombits(binary.LittleEndian.Uint32(a)), math.Float32frombits(binary.LittleEndian.Uint32(b)))
 	case footer.TypeDouble:
-		return cmpOrdered(math.Float64frombits(binary.LittleEndian.Uint64(a)), math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		return cmp.Compare(math.Float64frombits(binary.LittleEndian.Uint64(a)), math.Float64frombits(binary.LittleEndian.Uint64(b)))
 	}
 	return compareBytes(a, b, c.order)
-}
-
-// cmpOrdered compares two numbers.
-func cmpOrdered[T int32 | int64 | uint32 | uint64 | float32 | float64](x, y T) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // Truncate returns b's bounds truncated to n, as Iceberg's truncate(n)
