@@ -190,3 +190,37 @@ func ExampleWriteOptions_sortingColumns() {
 	// Output:
 	// [{"column":"day","descending":false,"nulls_first":false},{"column":"score","descending":true,"nulls_first":true}]
 }
+
+// After Close, Metadata is the footer the Writer wrote: no need to read
+// the file back to learn its row groups, offsets and statistics.
+func ExampleWriter_Metadata() {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	b := array.NewInt32Builder(memory.DefaultAllocator)
+	defer b.Release()
+	b.AppendValues([]int32{3, 1, 2}, nil)
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 3)
+	defer rec.Release()
+
+	var buf bytes.Buffer
+	w, err := arrowio.NewWriter(&buf, schema, arrowio.WriteOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("before Close:", w.Metadata() == nil)
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	md := w.Metadata()
+	st := md.RowGroups[0].Columns[0].MetaData.Statistics
+	fmt.Println("rows:", md.NumRows, "row groups:", len(md.RowGroups))
+	fmt.Println("min:", binary.LittleEndian.Uint32(st.MinValue), "max:", binary.LittleEndian.Uint32(st.MaxValue))
+	// Output:
+	// before Close: true
+	// rows: 3 row groups: 1
+	// min: 1 max: 3
+}
