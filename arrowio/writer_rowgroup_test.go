@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -180,4 +181,59 @@ func TestFlushClosesRowGroup(t *testing.T) {
 		t.Fatalf("row groups of %v rows, want [1000 2000]", got)
 	}
 	arrowiotest.CheckTable(t, "quiver", arrowiotest.ReadTable(t, buf.Bytes(), arrowio.ReadOptions{}), rec)
+}
+
+// TestBadNestedBatchAddsNothing writes a batch whose struct holds a null
+// in a non-nullable child between two good ones: Write fails naming the
+// field, and the file holds the good rows in one row group.
+func TestBadNestedBatchAddsNothing(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	st := arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32}, arrow.Field{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true})
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "s", Type: st, Nullable: true}}, nil)
+	batch := func(from, n int, bad bool) arrow.RecordBatch {
+		b := array.NewRecordBuilder(mem, schema)
+		defer b.Release()
+		sb := b.Field(1).(*array.StructBuilder)
+		for i := from; i < from+n; i++ {
+			b.Field(0).(*array.Int64Builder).Append(int64(i))
+			sb.Append(true)
+			if bad && i == from+n-1 {
+				sb.FieldBuilder(0).AppendNull()
+			} else {
+				sb.FieldBuilder(0).(*array.Int32Builder).Append(int32(i))
+			}
+			sb.FieldBuilder(1).(*array.StringBuilder).Append(fmt.Sprint(i))
+		}
+		return b.NewRecordBatch()
+	}
+	good1, bad, good2 := batch(0, 1500, false), batch(1500, 700, true), batch(1500, 900, false)
+	defer good1.Release()
+	defer bad.Release()
+	defer good2.Release()
+	var buf bytes.Buffer
+	w, err := arrowio.NewWriter(&buf, schema, arrowio.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(good1); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(bad); err == nil || !strings.Contains(err.Error(), `"s"`) {
+		t.Fatalf("Write of a null in a required struct child = %v, want an error naming field s", err)
+	}
+	if err := w.Write(good2); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(w.Metadata().RowGroups); n != 1 {
+		t.Fatalf("%d row groups, want 1", n)
+	}
+	tbl := arrowiotest.ReadTable(t, buf.Bytes(), arrowio.ReadOptions{})
+	defer tbl.Release()
+	want := batch(0, 2400, false)
+	defer want.Release()
+	arrowiotest.CheckTable(t, "quiver", tbl, want)
 }
