@@ -242,12 +242,12 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// checkRequired returns an error naming the first flat non-nullable
-// column of rec that holds a null.
+// checkRequired returns an error naming the first flat required column
+// of rec that holds a null.
 func (w *Writer) checkRequired(rec arrow.RecordBatch) error {
 	for i, c := range w.cols {
 		f := w.leafField[i]
-		if c.Nested || w.schema.Field(f).Nullable || rec.Column(f).DataType().ID() == arrow.NULL {
+		if c.Nested || w.tree.Leaves[i].MaxDef > 0 {
 			continue
 		}
 		if n := rec.Column(f).NullN(); n > 0 {
