@@ -16,8 +16,9 @@ import (
 )
 
 // sizeCheckRows is the fewest rows between two looks at the size of the
-// row group being filled (a multiple of the column writers' mini-batch,
-// so that each look falls where the chunks end a mini-batch).
+// row group being filled, and the unit of the distance between them. The
+// looks fall at row counts that only the row group's contents decide, so
+// they fall alike however the batches split the rows.
 const sizeCheckRows = 1024
 
 // rowGroupState is where the row group being filled stands.
