@@ -18,6 +18,8 @@
 //
 // Read: footer -> schema.NewPlan -> per row group and projected column,
 // chunk bytes -> colread reader -> arrow.Array -> record batch.
-// Write: record batch -> one colwrite.Writer per leaf -> row group ->
-// page indexes, bloom filters and footer at Close.
+// Write: record batch -> one colwrite.Writer per leaf, whose chunk stays
+// open across batches -> row group written at MaxRowGroupRows,
+// MaxRowGroupBytes (encoded bytes) or Flush -> page indexes, bloom
+// filters and footer at Close, with Metadata and Metrics after it.
 package arrowio

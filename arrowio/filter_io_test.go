@@ -182,7 +182,8 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 func TestDictionaryPrunesRowGroup(t *testing.T) {
 	const rows = 60000
 	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}, {Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
+	opts := arrowio.WriteOptions{Compression: footer.CodecSnappy, MaxRowGroupRows: rows} // a row group per batch
+	path := arrowiotest.WriteTempFile(t, schema, opts, 2, func(b int) arrow.RecordBatch {
 		rng := rand.New(rand.NewPCG(uint64(b), 9))
 		sb := array.NewStringBuilder(memory.DefaultAllocator)
 		nb := array.NewInt64Builder(memory.DefaultAllocator)

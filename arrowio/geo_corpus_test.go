@@ -479,8 +479,11 @@ func rewriteGeo(t *testing.T, path string) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = w.Write(rec) // one batch, one row group
+		err = w.Write(rec)
 		rec.Release()
+		if err == nil {
+			err = w.Flush() // one row group for each of the file's
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,6 +136,10 @@ type Writer struct {
 	defs      defBitmap
 	levels    int // level entries (slots, nulls included)
 	pageNulls int
+	// fill counts the entries of the mini-batch being filled. A mini-batch
+	// ends where the chunk's entries say, not where a Write call ends, so
+	// that pages are cut alike however the rows arrive.
+	fill int
 	// Nested marks a leaf below a nested field, written with WriteNested:
 	// its page keeps the levels as they are (defLv, repLv) and counts the
 	// rows they start.
@@ -213,6 +217,7 @@ func (c *Writer) StartChunk() {
 	if c.geo != nil {
 		c.geo.reset()
 	}
+	c.fill = 0
 	c.startIndex()
 	c.startPage()
 }
@@ -252,7 +257,7 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		valid = nil
 	}
 	for i := 0; i < n; {
-		j := min(n, i+miniBatch)
+		j := min(n, i+miniBatch-c.fill)
 		if c.set.PageRows > 0 {
 			j = min(j, i+c.set.PageRows-c.levels)
 		}
@@ -272,11 +277,16 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		}
 		c.levels += j - i
 		c.pageNulls += j - i - nonNull
-		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows)
+		c.fill += j - i
+		rowsFull := c.set.PageRows > 0 && c.levels >= c.set.PageRows
+		i = j
+		if c.fill < miniBatch && !rowsFull {
+			continue // the call ended inside a mini-batch, which the next one goes on filling
+		}
+		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || rowsFull
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}
-		i = j
 	}
 	return nil
 }
@@ -285,6 +295,7 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 // page when full is set, and ends dictionary encoding once the
 // dictionary reaches its size limit.
 func (c *Writer) endMiniBatch(full bool) error {
+	c.fill = 0
 	if full {
 		if err := c.flushPage(); err != nil {
 			return err
