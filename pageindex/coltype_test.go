@@ -236,10 +236,28 @@ func compareTyped(a, b tval, inf int) int {
 }
 
 // typedPred is a random predicate on the typed columns with a brute-force
-// evaluator.
+// evaluator in SQL's three-valued logic.
 type typedPred struct {
 	p    Predicate
-	eval func(row []tval) bool
+	eval func(row []tval) tri
+}
+
+// tri is a truth value of SQL: false, unknown or true, ordered so that
+// AND is min, OR is max and NOT is triTrue minus it.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triUnknown
+	triTrue
+)
+
+// known returns b as a tri.
+func known(b bool) tri {
+	if b {
+		return triTrue
+	}
+	return triFalse
 }
 
 func randomTypedPred(rng *rand.Rand, depth int) typedPred {
@@ -247,17 +265,17 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 		a, b := randomTypedPred(rng, depth-1), randomTypedPred(rng, depth-1)
 		switch rng.IntN(3) {
 		case 0:
-			return typedPred{And(a.p, b.p), func(r []tval) bool { return a.eval(r) && b.eval(r) }}
+			return typedPred{And(a.p, b.p), func(r []tval) tri { return min(a.eval(r), b.eval(r)) }}
 		case 1:
-			return typedPred{Or(a.p, b.p), func(r []tval) bool { return a.eval(r) || b.eval(r) }}
+			return typedPred{Or(a.p, b.p), func(r []tval) tri { return max(a.eval(r), b.eval(r)) }}
 		}
-		return typedPred{Not(a.p), func(r []tval) bool { return !a.eval(r) }}
+		return typedPred{Not(a.p), func(r []tval) tri { return triTrue - a.eval(r) }}
 	}
 	ci := rng.IntN(len(typedCols))
 	c := typedCols[ci]
 	switch rng.IntN(5) {
 	case 0:
-		return typedPred{IsNull(c.name), func(r []tval) bool { return r[ci].null() }}
+		return typedPred{IsNull(c.name), func(r []tval) tri { return known(r[ci].null()) }}
 	case 1:
 		var lits []Literal
 		var vals []tval
@@ -266,13 +284,16 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 			l, v, inf := typedLiteral(rng, c)
 			lits, vals, infs = append(lits, l), append(vals, v), append(infs, inf)
 		}
-		return typedPred{In(c.name, lits...), func(r []tval) bool {
+		return typedPred{In(c.name, lits...), func(r []tval) tri {
+			if r[ci].null() {
+				return triUnknown
+			}
 			for i, v := range vals {
-				if !r[ci].null() && compareTyped(r[ci], v, infs[i]) == 0 {
-					return true
+				if compareTyped(r[ci], v, infs[i]) == 0 {
+					return triTrue
 				}
 			}
-			return false
+			return triFalse
 		}}
 	}
 	op := Op(1 + rng.IntN(6))
@@ -280,15 +301,15 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 		op = Op(1 + rng.IntN(2))
 	}
 	l, v, inf := typedLiteral(rng, c)
-	return typedPred{Compare(c.name, op, l), func(r []tval) bool {
+	return typedPred{Compare(c.name, op, l), func(r []tval) tri {
 		if r[ci].null() {
-			return false
+			return triUnknown
 		}
 		cmp := compareTyped(r[ci], v, inf)
 		if cmp == 2 {
-			return op == OpNotEq
+			return known(op == OpNotEq)
 		}
-		return op.holds(cmp)
+		return known(op.holds(cmp))
 	}}
 }
 
@@ -346,7 +367,7 @@ func TestTypedColumnsAgreeWithBruteForce(t *testing.T) {
 			t.Fatalf("Select(%s): %v", tp.p, err)
 		}
 		for r := range n {
-			if want := tp.eval(rows[r]); sel[r] != want {
+			if want := tp.eval(rows[r]) == triTrue; sel[r] != want {
 				t.Fatalf("iteration %d: %s: row %d (%v) selected %v, want %v", it, tp.p, r, rows[r], sel[r], want)
 			}
 		}
@@ -481,7 +502,9 @@ func TestDecimalRounding(t *testing.T) {
 		{Greater("d32", dec("21474836.475")), "0000000"},
 		{Less("d32", Float(math.Inf(1))), "1111110"},
 		{In("d32", dec("12.345"), dec("12.3"), dec("1e40")), "0010000"},
-		{Not(Eq("d32", dec("12.345"))), "1111111"},
+		{Not(Eq("d32", dec("12.345"))), "1111110"},
+		{Not(Less("d32", dec("1e40"))), "0000000"},
+		{Not(Greater("d32", dec("21474836.465"))), "1111010"},
 	} {
 		b, err := Bind(c.p, schema)
 		if err != nil {

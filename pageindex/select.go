@@ -51,27 +51,38 @@ func (b *Bound) eval(nd *node, cols []arrow.Array, n int) ([]bool, error) {
 			}
 		}
 		return out, nil
-	case nodeNot:
-		sel, err := b.eval(nd.kids[0], cols, n)
-		for i := range sel {
-			sel[i] = !sel[i]
-		}
-		return sel, err
 	}
 	return b.evalLeaf(nd, cols[nd.col])
 }
 
 // evalLeaf evaluates a condition on one column over arr.
 func (b *Bound) evalLeaf(nd *node, arr arrow.Array) ([]bool, error) {
-	out := make([]bool, arr.Len())
 	if nd.kind == nodeNull || nd.kind == nodeNotNull {
+		out := make([]bool, arr.Len())
 		for i := range out {
 			out[i] = arr.IsNull(i) == (nd.kind == nodeNull)
 		}
 		return out, nil
 	}
+	out, err := b.evalValues(nd, arr)
+	if err != nil || !nd.neg {
+		return out, err
+	}
+	d, _ := arr.(*array.Dictionary)
+	for i := range out {
+		// A negated condition holds where the value is not null (nor a
+		// null entry of the dictionary) and the condition fails.
+		out[i] = !out[i] && arr.IsValid(i) && (d == nil || d.Dictionary().IsValid(d.GetValueIndex(i)))
+	}
+	return out, nil
+}
+
+// evalValues evaluates the value condition nd, leaving its negation
+// aside, over arr: false where a value is null.
+func (b *Bound) evalValues(nd *node, arr arrow.Array) ([]bool, error) {
+	out := make([]bool, arr.Len())
 	if d, ok := arr.(*array.Dictionary); ok {
-		inner, err := b.evalLeaf(nd, d.Dictionary())
+		inner, err := b.evalValues(nd, d.Dictionary())
 		if err != nil {
 			return nil, err
 		}
