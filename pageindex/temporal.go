@@ -102,6 +102,12 @@ func (l Literal) formatTemporal() string {
 // seconds within int64.
 const maxYearDigits = 6
 
+// The first and last nanoseconds of the years maxYearDigits hold.
+var (
+	minTimestamp = unixNanos(time.Date(-999_999, 1, 1, 0, 0, 0, 0, time.UTC))
+	maxTimestamp = new(big.Int).Sub(unixNanos(time.Date(1_000_000, 1, 1, 0, 0, 0, 0, time.UTC)), big.NewInt(1))
+)
+
 // textScanner reads the text of a date, time or timestamp.
 type textScanner struct {
 	s   string
@@ -301,6 +307,9 @@ func parseTemporal(k Kind, s string, zoned bool) (Literal, *textError) {
 		l.d = new(big.Int).Mul(big.NewInt(days), big.NewInt(nanosPerDay))
 		l.d.Add(l.d, big.NewInt(ns-offset*1e9))
 		l.zoned = zoned
+		if t.err == nil && (l.d.Cmp(minTimestamp) < 0 || l.d.Cmp(maxTimestamp) > 0) {
+			t.fail("the time zone moves the date beyond the years %d digits hold", maxYearDigits)
+		}
 	}
 	t.end()
 	if t.err != nil {
