@@ -86,3 +86,20 @@ func ExampleTimestamp() {
 	// true
 	// pageindex: invalid predicate: offset 20: bad DATE literal "2023-02-29": day 29 is not 1 to 28
 }
+
+// Take a predicate apart: its AND-ed conjuncts, then each one's form,
+// column and literals or terms.
+func ExampleInspect() {
+	p, err := pageindex.Parse(`year = 2024 and (day in (DATE '2024-03-01', '2024-03-02') and not (fare < 10 or tip is null))`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range pageindex.Conjuncts(p) {
+		parts := pageindex.Inspect(c)
+		fmt.Println(parts.Form, parts.Column, parts.Op, parts.Literals, parts.Terms, pageindex.Columns(c))
+	}
+	// Output:
+	// compare year = [2024] [] [year]
+	// in day ? [DATE '2024-03-01' "2024-03-02"] [] [day]
+	// not  ? [] [(fare < 10) or (tip is null)] [fare tip]
+}
