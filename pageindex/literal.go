@@ -66,6 +66,10 @@ func Bool(v bool) Literal {
 	return l
 }
 
+// Int64 returns the value of an integer literal ([KindInt]); ok is
+// false for other kinds.
+func (l Literal) Int64() (v int64, ok bool) { return l.i, l.kind == KindInt }
+
 // Kind returns the literal's kind.
 func (l Literal) Kind() Kind { return l.kind }
 
