@@ -139,8 +139,14 @@ func TestS3Dataset(t *testing.T) {
 		}
 		rb.Close()
 	}
-	// A key that exists already is not overwritten.
-	up, err := b.Dataset().Create(ctx, remote[0].Path)
+	checkUploads(t, b, remote[0].Path, "sales/aborted.parquet")
+}
+
+// checkUploads checks that b's Sink refuses to overwrite the existing key
+// and that an aborted upload to the key aborted leaves no object.
+func checkUploads(t *testing.T, b *cloud.Bucket, existing, aborted string) {
+	ctx := context.Background()
+	up, err := b.Dataset().Create(ctx, existing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +154,7 @@ func TestS3Dataset(t *testing.T) {
 	if err := up.Commit(); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("Commit over an existing key: %v, want fs.ErrExist", err)
 	}
-	// An aborted upload leaves no object.
-	up, err = b.Dataset().Create(ctx, "sales/aborted.parquet")
+	up, err = b.Dataset().Create(ctx, aborted)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,13 +162,13 @@ func TestS3Dataset(t *testing.T) {
 	if err := up.Abort(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Open(ctx, "sales/aborted.parquet"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := b.Open(ctx, aborted); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("an aborted upload left an object: %v", err)
 	}
 }
 
 // The file:// bucket is a Sink that refuses to overwrite, and its Abort
-// leaves nothing behind.
+// leaves nothing behind: the dataset reads as written.
 func TestFileBucketDatasetSink(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -176,20 +181,7 @@ func TestFileBucketDatasetSink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := b.Dataset().Create(ctx, files[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	up.Write([]byte("PAR1"))
-	if err := up.Commit(); !errors.Is(err, fs.ErrExist) {
-		t.Errorf("Commit over an existing key: %v, want fs.ErrExist", err)
-	}
-	up, err = b.Dataset().Create(ctx, "ds/year=2022/aborted.parquet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	up.Write([]byte("PAR1 partial"))
-	up.Abort()
+	checkUploads(t, b, files[0].Path, "ds/year=2022/aborted.parquet")
 	ds, err := dataset.Open(ctx, b.Dataset(), []string{"ds"}, dataset.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -506,19 +506,7 @@ func TestDecimalRounding(t *testing.T) {
 		{Not(Less("d32", dec("1e40"))), "0000000"},
 		{Not(Greater("d32", dec("21474836.465"))), "1111010"},
 	} {
-		b, err := Bind(c.p, schema)
-		if err != nil {
-			t.Fatalf("Bind(%s): %v", c.p, err)
-		}
-		sel, err := b.Select([]arrow.Array{arr}, arr.Len())
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		for _, s := range sel {
-			got += map[bool]string{true: "1", false: "0"}[s]
-		}
-		if got != c.want {
+		if got := selectOne(t, c.p, schema, arr); got != c.want {
 			t.Errorf("%s selects %s, want %s", c.p, got, c.want)
 		}
 	}
@@ -609,4 +597,23 @@ func TestBindTypedErrors(t *testing.T) {
 			t.Errorf("Bind on %v = %v, want ErrUnsupported", e, err)
 		}
 	}
+}
+
+// selectOne binds p, a predicate on one column, to schema and returns
+// the rows it selects over arr as a string of 0s and 1s.
+func selectOne(t *testing.T, p Predicate, schema *footer.Schema, arr arrow.Array) string {
+	t.Helper()
+	b, err := Bind(p, schema)
+	if err != nil {
+		t.Fatalf("Bind(%s): %v", p, err)
+	}
+	sel, err := b.Select([]arrow.Array{arr}, arr.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	for _, s := range sel {
+		got += map[bool]string{true: "1", false: "0"}[s]
+	}
+	return got
 }

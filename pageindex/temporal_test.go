@@ -189,19 +189,7 @@ func TestTemporalBindRounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Bind(p, schema)
-		if err != nil {
-			t.Fatalf("Bind(%s): %v", p, err)
-		}
-		sel, err := b.Select([]arrow.Array{col}, col.Len())
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		for _, s := range sel {
-			got += map[bool]string{true: "1", false: "0"}[s]
-		}
-		if got != c.want {
+		if got := selectOne(t, p, schema, col); got != c.want {
 			t.Errorf("%s selects %s, want %s", p, got, c.want)
 		}
 	}
