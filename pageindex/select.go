@@ -57,10 +57,11 @@ func (b *Bound) eval(nd *node, cols []arrow.Array, n int) ([]bool, error) {
 
 // evalLeaf evaluates a condition on one column over arr.
 func (b *Bound) evalLeaf(nd *node, arr arrow.Array) ([]bool, error) {
+	d, _ := arr.(*array.Dictionary)
 	if nd.kind == nodeNull || nd.kind == nodeNotNull {
 		out := make([]bool, arr.Len())
 		for i := range out {
-			out[i] = arr.IsNull(i) == (nd.kind == nodeNull)
+			out[i] = present(arr, d, i) == (nd.kind == nodeNotNull)
 		}
 		return out, nil
 	}
@@ -68,13 +69,24 @@ func (b *Bound) evalLeaf(nd *node, arr arrow.Array) ([]bool, error) {
 	if err != nil || !nd.neg {
 		return out, err
 	}
-	d, _ := arr.(*array.Dictionary)
 	for i := range out {
-		// A negated condition holds where the value is not null (nor a
-		// null entry of the dictionary) and the condition fails.
-		out[i] = !out[i] && arr.IsValid(i) && (d == nil || d.Dictionary().IsValid(d.GetValueIndex(i)))
+		out[i] = !out[i] && present(arr, d, i) // a negated condition is unknown for a null
 	}
 	return out, nil
+}
+
+// present reports whether row i of arr holds a value: it is not null,
+// and when arr is the dictionary array d, its index is within the
+// dictionary and the entry there is not null.
+func present(arr arrow.Array, d *array.Dictionary, i int) bool {
+	if !arr.IsValid(i) {
+		return false
+	}
+	if d == nil {
+		return true
+	}
+	k := d.GetValueIndex(i)
+	return k >= 0 && k < d.Dictionary().Len() && d.Dictionary().IsValid(k)
 }
 
 // evalValues evaluates the value condition nd, leaving its negation
