@@ -235,48 +235,63 @@ func compareAny(a, b any) int {
 	return map[bool]int{true: -1, false: 0}[as < bs] + map[bool]int{true: 1, false: 0}[as > bs]
 }
 
-func (p *tpred) eval(r *filterRow) bool {
+// eval evaluates p on r in SQL's three-valued logic.
+func (p *tpred) eval(r *filterRow) tri {
 	switch p.kind {
-	case "and":
+	case "and", "or":
+		out := known(p.kind == "and")
 		for _, k := range p.kids {
-			if !k.eval(r) {
-				return false
+			if p.kind == "and" {
+				out = min(out, k.eval(r))
+			} else {
+				out = max(out, k.eval(r))
 			}
 		}
-		return true
-	case "or":
-		for _, k := range p.kids {
-			if k.eval(r) {
-				return true
-			}
-		}
-		return false
+		return out
 	case "not":
-		return !p.kids[0].eval(r)
+		return triTrue - p.kids[0].eval(r)
 	}
 	v := r.value(p.col)
 	switch p.kind {
 	case "null":
-		return v == nil
+		return known(v == nil)
 	case "notnull":
-		return v != nil
+		return known(v != nil)
 	}
 	if v == nil {
-		return false
+		return triUnknown
 	}
 	switch p.kind {
 	case "prefix":
 		s := v.(string)
-		return len(s) >= len(p.vals[0].(string)) && s[:len(p.vals[0].(string))] == p.vals[0].(string)
+		return known(len(s) >= len(p.vals[0].(string)) && s[:len(p.vals[0].(string))] == p.vals[0].(string))
 	case "in":
 		for _, w := range p.vals {
 			if compareAny(v, w) == 0 {
-				return true
+				return triTrue
 			}
 		}
-		return false
+		return triFalse
 	}
-	return opHolds(p.op, compareAny(v, p.vals[0]))
+	return known(opHolds(p.op, compareAny(v, p.vals[0])))
+}
+
+// tri is a truth value of SQL: false, unknown or true, ordered so that
+// AND is min, OR is max and NOT is triTrue minus it.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triUnknown
+	triTrue
+)
+
+// known returns b as a tri.
+func known(b bool) tri {
+	if b {
+		return triTrue
+	}
+	return triFalse
 }
 
 // writeArrowGo writes rows with pqarrow: small pages, page index and bloom
@@ -328,7 +343,7 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 			p := tp.build()
 			var want []int64
 			for i := range rows {
-				if tp.eval(&rows[i]) {
+				if tp.eval(&rows[i]) == triTrue {
 					want = append(want, rows[i].id)
 				}
 			}
