@@ -106,11 +106,12 @@ type ReadOptions struct {
 	// filter, the ColumnIndex narrows the rest to the pages that may
 	// match, only those pages are read (by the OffsetIndex) for every
 	// projected column, and the predicate is evaluated on every remaining
-	// row. Logic is SQL's three-valued one (see pageindex.Predicate). Filter columns
-	// are leaves with no repeated field on their path (top-level fields or
-	// fields of structs, as "a.b"), of any type pageindex.Bind takes
-	// (DECIMAL, FLOAT16, INTERVAL and INT96 included; INT96 only with
-	// Mapping.Int96 unset or in nanoseconds); they need not be projected.
+	// row. Logic is SQL's three-valued one (see pageindex.Predicate).
+	// Filter columns are leaves with no repeated field on their path
+	// (top-level fields or fields of structs, as "a.b"), of any type
+	// pageindex.Bind takes (DECIMAL, FLOAT16, INTERVAL and INT96 included;
+	// INT96 only with Mapping.Int96 unset or in nanoseconds); they need
+	// not be projected.
 	Filter pageindex.Predicate
 }
 
