@@ -343,7 +343,11 @@ func TestFilterCorpusTypedColumns(t *testing.T) {
 	for _, f := range []struct{ name, col string }{
 		{"int32_decimal.parquet", "value"}, {"int64_decimal.parquet", "value"}, {"fixed_length_decimal.parquet", "value"},
 		{"fixed_length_decimal_legacy.parquet", "value"}, {"byte_array_decimal.parquet", "value"},
-		{"float16_nonzeros_and_nans.parquet", "x"}, {"float16_zeros_and_nans.parquet", "x"}, {"int96_from_spark.parquet", "a"},
+		{"float16_nonzeros_and_nans.parquet", "x"}, {"float16_zeros_and_nans.parquet", "x"},
+		// int96_from_spark.parquet is not here: predicates bind INT96 in
+		// nanoseconds, which cannot hold two of its values (reading it
+		// that way is an error: TestInt96FromSparkCorpus); TestFilterInt96Unit
+		// filters INT96 columns.
 	} {
 		buf := readCorpus(t, f.name)
 		all := filteredRows(t, buf, arrowio.ReadOptions{})

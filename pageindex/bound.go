@@ -79,8 +79,8 @@ func (c *colType) decode(src []byte) (v value, ok bool) {
 		if len(src) != 12 {
 			return v, false
 		}
-		v.i = int96Nanos(src)
-		return v, true
+		v.i, ok = int96Nanos(src)
+		return v, ok
 	case logicalInterval:
 		v.b = src
 		return v, len(src) == 12

@@ -361,11 +361,14 @@ func decimalFloat(u *big.Int, scale int32) float64 {
 }
 
 // int96Nanos returns the nanoseconds since the Unix epoch of an INT96
-// timestamp, wrapping in int64 as arrowio's nanosecond read does.
-func int96Nanos(b []byte) int64 {
+// timestamp; ok is false when int64 nanoseconds cannot hold it (arrowio
+// refuses to read such a value in nanoseconds, so it bounds nothing).
+func int96Nanos(b []byte) (ns int64, ok bool) {
 	nanos := int64(binary.LittleEndian.Uint64(b))
 	days := int64(binary.LittleEndian.Uint32(b[8:])) - julianUnixEpoch
-	return days*nanosPerDay + nanos
+	v := new(big.Int).Mul(big.NewInt(days), big.NewInt(nanosPerDay))
+	v.Add(v, big.NewInt(nanos))
+	return v.Int64(), v.IsInt64()
 }
 
 // int96Bytes returns the INT96 encoding writers give the instant ns

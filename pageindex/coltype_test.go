@@ -617,3 +617,34 @@ func selectOne(t *testing.T, p Predicate, schema *footer.Schema, arr arrow.Array
 	}
 	return got
 }
+
+// TestInt96NanosRange checks that INT96 bounds decode exactly inside the
+// int64-nanosecond span, at both of its edges, and not at all outside it,
+// so that a dictionary or statistics holding a date past the span (which
+// arrowio refuses to read in nanoseconds) never prunes by a wrapped value.
+func TestInt96NanosRange(t *testing.T) {
+	at := func(days, nanos int64) []byte {
+		b := binary.LittleEndian.AppendUint64(nil, uint64(nanos))
+		return binary.LittleEndian.AppendUint32(b, uint32(days+julianUnixEpoch))
+	}
+	maxDay, minDay := int64(math.MaxInt64/nanosPerDay), int64(math.MinInt64/nanosPerDay-1)
+	for _, c := range []struct {
+		raw  []byte
+		want int64
+		ok   bool
+	}{
+		{int96Bytes(0), 0, true},
+		{int96Bytes(math.MaxInt64), math.MaxInt64, true},
+		{int96Bytes(math.MinInt64), math.MinInt64, true},
+		{at(maxDay, math.MaxInt64%nanosPerDay+1), 0, false},
+		{at(minDay, nanosPerDay+math.MinInt64%nanosPerDay-1), 0, false},
+		{at(2_932_896, 3*3600*1e9), 0, false}, // 9999-12-31T03:00
+		{at(-julianUnixEpoch, 0), 0, false},   // Julian day 0, 4713 BC
+	} {
+		ct := colType{logical: logicalInt96, order: orderSigned, physical: footer.TypeInt96}
+		v, ok := ct.decode(c.raw)
+		if ok != c.ok || ok && v.i != c.want {
+			t.Errorf("% x: got %d, %v; want %d, %v", c.raw, v.i, ok, c.want, c.ok)
+		}
+	}
+}

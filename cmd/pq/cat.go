@@ -32,6 +32,7 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	n := fs.Int("limit", limit, "print at most this many rows (-1: all)")
 	format := fs.String("format", "jsonl", "output format: jsonl or csv")
 	keys := addKeyFlags(fs)
+	int96 := addInt96Flag(fs)
 	where := fs.String("where", "", `print only rows that satisfy this predicate, as 'x > 5 and s = "a"'`)
 	file, err := parseFile(fs, args)
 	if err != nil {
@@ -45,6 +46,9 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 		return err
 	}
 	opts := arrowio.ReadOptions{Decryption: cfg}
+	if opts.Mapping, err = int96(); err != nil {
+		return err
+	}
 	if *columns != "" {
 		opts.Columns = strings.Split(*columns, ",")
 	}

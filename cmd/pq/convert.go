@@ -17,7 +17,6 @@ import (
 
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/dataset"
-	"github.com/quiverio/quiver/encrypt"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -42,12 +41,17 @@ func runConvert(args []string, out io.Writer) error {
 	partitionBy := fs.String("partition-by", "", "write OUT as a directory of hive partitions (key=value/) by these comma-separated columns")
 	maxRowsPerFile := fs.Int64("max-rows-per-file", 0, "with --partition-by: start a new file in a partition after this many rows (0: no limit)")
 	keys := addKeyFlags(fs) // an encrypted Parquet input's keys
+	int96 := addInt96Flag(fs)
 	in, outPath, err := parseTwoFiles(fs, args)
 	if err != nil {
 		return err
 	}
 	decryption, err := keys.config()
 	if err != nil {
+		return err
+	}
+	read := arrowio.ReadOptions{Decryption: decryption}
+	if read.Mapping, err = int96(); err != nil {
 		return err
 	}
 	opts := arrowio.WriteOptions{
@@ -88,7 +92,7 @@ func runConvert(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := openSource(format, in, decryption, bar)
+	src, err := openSource(format, in, read, bar)
 	if err != nil {
 		return err
 	}
@@ -209,11 +213,11 @@ type source struct {
 	close func()
 }
 
-// openSource opens path as format (a Parquet file with decryption, when
-// not nil), reporting progress to bar.
-func openSource(format, path string, decryption *encrypt.DecryptionConfig, bar *progress) (*source, error) {
+// openSource opens path as format (a Parquet file read with read),
+// reporting progress to bar.
+func openSource(format, path string, read arrowio.ReadOptions, bar *progress) (*source, error) {
 	if format == "parquet" {
-		rd, err := openReader(path, arrowio.ReadOptions{Decryption: decryption})
+		rd, err := openReader(path, read)
 		if err != nil {
 			return nil, err
 		}

@@ -27,8 +27,12 @@ type Group struct {
 	index int
 	// Rows is the number of rows the group returns: the row group's, or
 	// with a filter those that satisfy it.
-	Rows   int64
-	schema *arrow.Schema
+	Rows int64
+	// MaxBatch, when not 0, is the most rows one Read should take, so
+	// that string and binary values keep within int32 offsets (see
+	// batchLimit).
+	MaxBatch int64
+	schema   *arrow.Schema
 	// Readers holds the reader of each projected column; none for a
 	// filtered group.
 	Readers []colread.Reader
@@ -92,7 +96,7 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Group{index: i, Rows: rg.NumRows, schema: r.schema, mapped: r.mapped, Readers: make([]colread.Reader, len(r.Cols))}
+	g := &Group{index: i, Rows: rg.NumRows, MaxBatch: batchLimit(rg, leaves), schema: r.schema, mapped: r.mapped, Readers: make([]colread.Reader, len(r.Cols))}
 	if r.ChunkReads && r.mapped == nil {
 		g.src, g.window = r.r, r.Window
 		g.Pending, g.flat = make([][]pageindex.ByteRange, len(r.Cols)), make([]*colread.LeafReader, len(r.Cols))
