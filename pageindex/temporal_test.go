@@ -373,3 +373,28 @@ func FuzzTemporalText(f *testing.F) {
 		}
 	})
 }
+
+// INT96 timestamps bind typed literals and strings as nanoseconds since
+// the epoch, as arrowio reads them.
+func TestTemporalInt96(t *testing.T) {
+	b := array.NewTimestampBuilder(memory.DefaultAllocator, &arrow.TimestampType{Unit: arrow.Nanosecond})
+	defer b.Release()
+	b.AppendValues([]arrow.Timestamp{3, 4, 5, 86_400_000_000_000}, nil)
+	b.AppendNull()
+	arr := b.NewArray()
+	defer arr.Release()
+	for where, want := range map[string]string{
+		"t > TIMESTAMP '1970-01-01 00:00:00.000000004'":               "00110",
+		"t <= '1970-01-01 00:00:00.000000004'":                        "11000",
+		"t = DATE '1970-01-02'":                                       "00010",
+		"not (t < TIMESTAMPTZ '1970-01-01 01:00:00.000000005+01:00')": "00110",
+	} {
+		p, err := Parse(where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := selectOne(t, p, typedSchema(t), arr); got != want {
+			t.Errorf("%s selects %s, want %s", where, got, want)
+		}
+	}
+}
