@@ -23,6 +23,7 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/scan"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/internal/tri"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -236,10 +237,10 @@ func compareAny(a, b any) int {
 }
 
 // eval evaluates p on r in SQL's three-valued logic.
-func (p *tpred) eval(r *filterRow) tri {
+func (p *tpred) eval(r *filterRow) tri.Value {
 	switch p.kind {
 	case "and", "or":
-		out := known(p.kind == "and")
+		out := tri.Known(p.kind == "and")
 		for _, k := range p.kids {
 			if p.kind == "and" {
 				out = min(out, k.eval(r))
@@ -249,49 +250,31 @@ func (p *tpred) eval(r *filterRow) tri {
 		}
 		return out
 	case "not":
-		return triTrue - p.kids[0].eval(r)
+		return tri.Not(p.kids[0].eval(r))
 	}
 	v := r.value(p.col)
 	switch p.kind {
 	case "null":
-		return known(v == nil)
+		return tri.Known(v == nil)
 	case "notnull":
-		return known(v != nil)
+		return tri.Known(v != nil)
 	}
 	if v == nil {
-		return triUnknown
+		return tri.Unknown
 	}
 	switch p.kind {
 	case "prefix":
 		s := v.(string)
-		return known(len(s) >= len(p.vals[0].(string)) && s[:len(p.vals[0].(string))] == p.vals[0].(string))
+		return tri.Known(len(s) >= len(p.vals[0].(string)) && s[:len(p.vals[0].(string))] == p.vals[0].(string))
 	case "in":
 		for _, w := range p.vals {
 			if compareAny(v, w) == 0 {
-				return triTrue
+				return tri.True
 			}
 		}
-		return triFalse
+		return tri.False
 	}
-	return known(opHolds(p.op, compareAny(v, p.vals[0])))
-}
-
-// tri is a truth value of SQL: false, unknown or true, ordered so that
-// AND is min, OR is max and NOT is triTrue minus it.
-type tri int8
-
-const (
-	triFalse tri = iota
-	triUnknown
-	triTrue
-)
-
-// known returns b as a tri.
-func known(b bool) tri {
-	if b {
-		return triTrue
-	}
-	return triFalse
+	return tri.Known(opHolds(p.op, compareAny(v, p.vals[0])))
 }
 
 // writeArrowGo writes rows with pqarrow: small pages, page index and bloom
@@ -343,7 +326,7 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 			p := tp.build()
 			var want []int64
 			for i := range rows {
-				if tp.eval(&rows[i]) == triTrue {
+				if tp.eval(&rows[i]) == tri.True {
 					want = append(want, rows[i].id)
 				}
 			}

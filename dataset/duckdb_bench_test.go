@@ -13,8 +13,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/quiverio/quiver/arrowio"
-	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/duckdb"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -28,16 +26,7 @@ import (
 // of its own per-query wall times, without node's startup; both report
 // rows/s over the rows the dataset holds.
 func BenchmarkVsDuckDB(b *testing.B) {
-	fileOpts := arrowio.WriteOptions{Compression: footer.CodecSnappy}
-	sets := []struct {
-		name        string
-		files, rows int
-		opts        WriteOptions
-	}{
-		{"small=1000x1000", 1000, 1000, WriteOptions{PartitionBy: []string{"p"}, File: fileOpts}},
-		{"large=20x250000", 20, 250_000, WriteOptions{PartitionBy: []string{"p"}, RowGroupRows: 50_000, File: fileOpts}},
-	}
-	for _, set := range sets {
+	for _, set := range []benchSet{benchSmall, benchLarge} {
 		dir := benchDir(b, set.name, set.files, set.rows, set.opts)
 		glob := dir + "/**/*.parquet"
 		total := int64(set.files * set.rows)

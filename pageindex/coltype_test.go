@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/tri"
 )
 
 // typedSchema has one optional column per annotation the typed test
@@ -239,25 +240,7 @@ func compareTyped(a, b tval, inf int) int {
 // evaluator in SQL's three-valued logic.
 type typedPred struct {
 	p    Predicate
-	eval func(row []tval) tri
-}
-
-// tri is a truth value of SQL: false, unknown or true, ordered so that
-// AND is min, OR is max and NOT is triTrue minus it.
-type tri int8
-
-const (
-	triFalse tri = iota
-	triUnknown
-	triTrue
-)
-
-// known returns b as a tri.
-func known(b bool) tri {
-	if b {
-		return triTrue
-	}
-	return triFalse
+	eval func(row []tval) tri.Value
 }
 
 func randomTypedPred(rng *rand.Rand, depth int) typedPred {
@@ -265,17 +248,17 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 		a, b := randomTypedPred(rng, depth-1), randomTypedPred(rng, depth-1)
 		switch rng.IntN(3) {
 		case 0:
-			return typedPred{And(a.p, b.p), func(r []tval) tri { return min(a.eval(r), b.eval(r)) }}
+			return typedPred{And(a.p, b.p), func(r []tval) tri.Value { return min(a.eval(r), b.eval(r)) }}
 		case 1:
-			return typedPred{Or(a.p, b.p), func(r []tval) tri { return max(a.eval(r), b.eval(r)) }}
+			return typedPred{Or(a.p, b.p), func(r []tval) tri.Value { return max(a.eval(r), b.eval(r)) }}
 		}
-		return typedPred{Not(a.p), func(r []tval) tri { return triTrue - a.eval(r) }}
+		return typedPred{Not(a.p), func(r []tval) tri.Value { return tri.Not(a.eval(r)) }}
 	}
 	ci := rng.IntN(len(typedCols))
 	c := typedCols[ci]
 	switch rng.IntN(5) {
 	case 0:
-		return typedPred{IsNull(c.name), func(r []tval) tri { return known(r[ci].null()) }}
+		return typedPred{IsNull(c.name), func(r []tval) tri.Value { return tri.Known(r[ci].null()) }}
 	case 1:
 		var lits []Literal
 		var vals []tval
@@ -284,16 +267,16 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 			l, v, inf := typedLiteral(rng, c)
 			lits, vals, infs = append(lits, l), append(vals, v), append(infs, inf)
 		}
-		return typedPred{In(c.name, lits...), func(r []tval) tri {
+		return typedPred{In(c.name, lits...), func(r []tval) tri.Value {
 			if r[ci].null() {
-				return triUnknown
+				return tri.Unknown
 			}
 			for i, v := range vals {
 				if compareTyped(r[ci], v, infs[i]) == 0 {
-					return triTrue
+					return tri.True
 				}
 			}
-			return triFalse
+			return tri.False
 		}}
 	}
 	op := Op(1 + rng.IntN(6))
@@ -301,15 +284,15 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 		op = Op(1 + rng.IntN(2))
 	}
 	l, v, inf := typedLiteral(rng, c)
-	return typedPred{Compare(c.name, op, l), func(r []tval) tri {
+	return typedPred{Compare(c.name, op, l), func(r []tval) tri.Value {
 		if r[ci].null() {
-			return triUnknown
+			return tri.Unknown
 		}
 		cmp := compareTyped(r[ci], v, inf)
 		if cmp == 2 {
-			return known(op == OpNotEq)
+			return tri.Known(op == OpNotEq)
 		}
-		return known(op.holds(cmp))
+		return tri.Known(op.holds(cmp))
 	}}
 }
 
@@ -367,7 +350,7 @@ func TestTypedColumnsAgreeWithBruteForce(t *testing.T) {
 			t.Fatalf("Select(%s): %v", tp.p, err)
 		}
 		for r := range n {
-			if want := tp.eval(rows[r]) == triTrue; sel[r] != want {
+			if want := tp.eval(rows[r]) == tri.True; sel[r] != want {
 				t.Fatalf("iteration %d: %s: row %d (%v) selected %v, want %v", it, tp.p, r, rows[r], sel[r], want)
 			}
 		}
