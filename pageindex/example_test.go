@@ -95,11 +95,18 @@ func ExampleInspect() {
 		log.Fatal(err)
 	}
 	for _, c := range pageindex.Conjuncts(p) {
-		parts := pageindex.Inspect(c)
-		fmt.Println(parts.Form, parts.Column, parts.Op, parts.Literals, parts.Terms, pageindex.Columns(c))
+		switch parts := pageindex.Inspect(c); parts.Form {
+		case pageindex.FormCompare:
+			year, _ := parts.Literals[0].Int64()
+			fmt.Println(parts.Column, parts.Op, year)
+		case pageindex.FormIn:
+			fmt.Println(parts.Column, parts.Form, parts.Literals)
+		case pageindex.FormNot:
+			fmt.Println(parts.Form, parts.Terms[0], "reads", pageindex.Columns(c))
+		}
 	}
 	// Output:
-	// compare year = [2024] [] [year]
-	// in day ? [DATE '2024-03-01' "2024-03-02"] [] [day]
-	// not  ? [] [(fare < 10) or (tip is null)] [fare tip]
+	// year = 2024
+	// day in [DATE '2024-03-01' "2024-03-02"]
+	// not (fare < 10) or (tip is null) reads [fare tip]
 }
