@@ -18,7 +18,11 @@ import (
 // integers beyond int64: exact [Decimal] literals, so that `price >=
 // 12.50` compares exactly with a DECIMAL column), other floats (hex
 // floats, inf, nan), true, false, and strings in double or single quotes
-// with Go escapes. A syntax error wraps ErrPredicate and gives the byte
+// with Go escapes, and SQL's typed literals DATE 'YYYY-MM-DD', TIME
+// 'HH:MM:SS[.fffffffff]' and TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.fffffffff]'
+// (a zone after it, Z, UTC or ±HH:MM, or TIMESTAMPTZ for TIMESTAMP, makes
+// it an instant): see [Date], [TimeOfDay], [Timestamp], [TimestampTZ]. A
+// syntax error, or a typed literal that is not a valid date or time, wraps ErrPredicate and gives the byte
 // offset.
 func Parse(s string) (Predicate, error) {
 	p := &parser{src: s}
@@ -323,6 +327,38 @@ func (p *parser) condition() Predicate {
 	return And()
 }
 
+// typedKind returns the kind of a typed literal's type name, or 0.
+func typedKind(name string) Kind {
+	for _, t := range []struct {
+		name string
+		kind Kind
+	}{{"date", KindDate}, {"time", KindTime}, {"timestamp", KindTimestamp}, {"timestamptz", KindTimestamp}} {
+		if strings.EqualFold(name, t.name) {
+			return t.kind
+		}
+	}
+	return 0
+}
+
+// typedLiteral parses a type name and the string that follows it.
+func (p *parser) typedLiteral() Literal {
+	name := p.tok
+	p.next()
+	str := p.tok
+	if str.kind != tokString {
+		p.fail("expected a quoted string after %s", strings.ToUpper(name.text))
+		return Literal{}
+	}
+	p.next()
+	l, err := parseTemporal(typedKind(name.text), str.text, strings.EqualFold(name.text, "timestamptz"))
+	if err != nil {
+		p.tok.pos = str.pos + 1 + err.pos // exact unless the string has escapes
+		p.fail("bad %s literal %q: %s", strings.ToUpper(name.text), str.text, err.msg)
+		return Literal{}
+	}
+	return l
+}
+
 // literal parses a literal.
 func (p *parser) literal() Literal {
 	t := p.tok
@@ -346,6 +382,8 @@ func (p *parser) literal() Literal {
 		}
 		p.tok = t
 		p.fail("bad number %q", t.text)
+	case t.kind == tokIdent && typedKind(t.text) != 0:
+		return p.typedLiteral()
 	case t.kind == tokIdent && (strings.EqualFold(t.text, "nan") || strings.EqualFold(t.text, "inf")):
 		p.next()
 		f, _ := strconv.ParseFloat(t.text, 64)

@@ -13,7 +13,7 @@ import (
 func (b *Bound) UsesBloom(col int) bool { return usesBloom(b.root, col) }
 
 func usesBloom(nd *node, col int) bool {
-	if nd.kind != nodeAnd && nd.kind != nodeOr && nd.kind != nodeNot {
+	if nd.kind != nodeAnd && nd.kind != nodeOr {
 		return nd.col == col && nd.hashes != nil
 	}
 	for _, k := range nd.kids {

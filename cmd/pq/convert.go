@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/csv"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/dataset"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -21,7 +22,8 @@ import (
 // record batch.
 const convertChunk = 1 << 16
 
-// runConvert writes a CSV, JSON lines or Parquet file as Parquet.
+// runConvert writes a CSV, JSON lines or Parquet file as Parquet, or as
+// a hive-partitioned dataset with --partition-by.
 func runConvert(args []string, out io.Writer) error {
 	fs := newFlags("convert")
 	from := fs.String("from", "auto", "input format: csv, jsonl, parquet, or auto (from the file name)")
@@ -36,6 +38,8 @@ func runConvert(args []string, out io.Writer) error {
 	encoding := fs.String("encoding", "", "non-dictionary encoding for every column (plain, delta_binary_packed, ...; default: plain)")
 	stats := fs.Bool("statistics", true, "write column chunk statistics")
 	progress := fs.String("progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), always or never")
+	partitionBy := fs.String("partition-by", "", "write OUT as a directory of hive partitions (key=value/) by these comma-separated columns")
+	maxRowsPerFile := fs.Int64("max-rows-per-file", 0, "with --partition-by: start a new file in a partition after this many rows (0: no limit)")
 	keys := addKeyFlags(fs) // an encrypted Parquet input's keys
 	int96 := addInt96Flag(fs)
 	in, outPath, err := parseTwoFiles(fs, args)
@@ -100,6 +104,25 @@ func runConvert(args []string, out io.Writer) error {
 		return err
 	}
 	defer src.close()
+	if *partitionBy != "" {
+		wo := dataset.WriteOptions{PartitionBy: strings.Split(*partitionBy, ","), MaxRowsPerFile: *maxRowsPerFile, RowGroupRows: *rowGroupRows, File: opts}
+		files, err := writeDataset(outPath, src, wo, bar)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		var rows int64
+		parts := map[string]bool{}
+		for _, f := range files {
+			rows += f.Rows
+			parts[filepath.Dir(f.Path)] = true
+		}
+		fmt.Fprintf(out, "wrote %d rows to %d files in %d partitions under %s\n", rows, len(files), len(parts), outPath)
+		return nil
+	}
+	if *maxRowsPerFile != 0 {
+		return fmt.Errorf("%w: --max-rows-per-file applies with --partition-by", errUsage)
+	}
 	rows, err := writeParquet(outPath, src, opts, bar)
 	bar.finish()
 	if err != nil {
@@ -107,6 +130,35 @@ func runConvert(args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "wrote %d rows to %s\n", rows, outPath)
 	return nil
+}
+
+// writeDataset writes src's batches under the directory root as a
+// hive-partitioned dataset; each file appears whole or not at all.
+func writeDataset(root string, src *source, opts dataset.WriteOptions, bar *progress) ([]dataset.WrittenFile, error) {
+	for _, c := range opts.PartitionBy {
+		if len(src.rr.Schema().FieldIndices(c)) == 0 {
+			return nil, fmt.Errorf("%w: --partition-by %q: no such column in %s", errUsage, c, src.rr.Schema())
+		}
+	}
+	w, err := dataset.NewWriter(context.Background(), nil, root, src.rr.Schema(), opts)
+	if err != nil {
+		return nil, err
+	}
+	var rows int64
+	for src.rr.Next() {
+		rec := src.rr.RecordBatch()
+		if err := w.Write(rec); err != nil {
+			return w.Files(), err
+		}
+		rows += rec.NumRows()
+		bar.update(rows)
+	}
+	if err := src.rr.Err(); err != nil {
+		w.Abort()
+		return w.Files(), err
+	}
+	err = w.Close()
+	return w.Files(), err
 }
 
 // parseTwoFiles parses args into fs and returns its IN and OUT arguments;

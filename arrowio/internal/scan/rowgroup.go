@@ -76,10 +76,11 @@ func (g *Group) Release() {
 // OpenGroup reads the projected column chunks of row group i, coalescing
 // neighbouring chunks into single reads (or, with ChunkReads, leaves each
 // to Group.load), and prepares their readers. With a filter the group's
-// columns decode here, on the calling goroutine, which holds one of sl,
+// columns decode here (unless the statistics say every row satisfies it:
+// the group is then read whole, its filter columns not decoded), on the calling goroutine, which holds one of sl,
 // and on helpers for any of sl that are free (none when sl is nil).
 func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
-	if r.filter != nil {
+	if r.filter != nil && !r.filter.holdsForAll(&r.Footer.Meta.RowGroups[i]) {
 		return r.openFiltered(ctx, i, sl)
 	}
 	rg := &r.Footer.Meta.RowGroups[i]
