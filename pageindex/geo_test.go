@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -111,7 +112,9 @@ func wantIntersects(r geoRow, xmin, ymin, xmax, ymax float64) bool {
 // TestIntersectsAgreesWithStatistics draws random geometries, boxes and
 // statistics: the row test must match wantIntersects, and a row group
 // whose statistics box (exact, widened, or wrapping the antimeridian
-// around every x) rules the query out must hold no selected row.
+// around every x) rules the query out must hold no selected row. NOT
+// intersects(...) must select the non-null rows intersects leaves out
+// (SQL's three-valued logic), and its statistics match must hold too.
 func TestIntersectsAgreesWithStatistics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 7))
 	s := geoSchema(t)
@@ -156,6 +159,14 @@ func TestIntersectsAgreesWithStatistics(t *testing.T) {
 			t.Fatal(err)
 		}
 		sel, err := b.Select([]arrow.Array{arr}, len(rows))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := Bind(Not(Intersects("g", xmin, ymin, xmax, ymax)), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nsel, err := nb.Select([]arrow.Array{arr}, len(rows))
 		arr.Release()
 		if err != nil {
 			t.Fatal(err)
@@ -166,6 +177,9 @@ func TestIntersectsAgreesWithStatistics(t *testing.T) {
 		for i, r := range rows {
 			if want := wantIntersects(r, xmin, ymin, xmax, ymax); sel[i] != want {
 				t.Fatalf("iteration %d row %d %+v: selected %v, want %v (box %v %v %v %v)", iter, i, r, sel[i], want, xmin, ymin, xmax, ymax)
+			}
+			if want := !r.null && !sel[i]; nsel[i] != want {
+				t.Fatalf("iteration %d row %d %+v: NOT intersects selected %v, want %v", iter, i, r, nsel[i], want)
 			}
 			any = any || sel[i]
 			if r.null {
@@ -201,6 +215,16 @@ func TestIntersectsAgreesWithStatistics(t *testing.T) {
 		}
 		if m == MatchAll {
 			t.Fatalf("iteration %d: statistics claim every row", iter)
+		}
+		switch nm := nb.Match(func(int) (Pages, bool) { return Pages{FirstRows: []int64{0}, Stats: []Stats{st}}, true }, int64(len(rows))); nm {
+		case MatchNone:
+			if slices.Contains(nsel, true) {
+				t.Fatalf("iteration %d: statistics %+v prune NOT intersects with selected rows", iter, st.Geo)
+			}
+		case MatchAll:
+			if slices.Contains(nsel, false) {
+				t.Fatalf("iteration %d: statistics %+v claim every row for NOT intersects, which leaves some out", iter, st.Geo)
+			}
 		}
 	}
 	if pruned == 0 || kept == 0 {
