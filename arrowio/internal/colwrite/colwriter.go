@@ -173,6 +173,11 @@ type Writer struct {
 	// Crypt encrypts the chunk's pages and headers (colwriter_crypt.go),
 	// nil for plaintext chunks.
 	Crypt *PageSealer
+
+	// cdc cuts pages where the values say (cdc.go), nil when content-
+	// defined chunking is off; cuts holds the cuts of one write.
+	cdc  *chunker
+	cuts []int
 }
 
 // NewWriter returns the writer of leaf n, whose values come from Arrow
@@ -189,6 +194,11 @@ func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error)
 		return nil, fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	c.vals = vw
+	if set.CDC != nil {
+		if c.cdc, err = newChunker(set.CDC); err != nil {
+			return nil, fmt.Errorf("column %q: %w", c.Path, err)
+		}
+	}
 	if err := c.initIndex(); err != nil {
 		return nil, err
 	}
@@ -207,6 +217,9 @@ func (c *Writer) StartChunk() {
 	}
 	c.vals.startChunk(c.set.Dictionary)
 	c.judged = false
+	if c.cdc != nil {
+		c.cdc.reset()
+	}
 	c.startIndex()
 	c.startPage()
 }
@@ -240,10 +253,20 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		}
 		valid = nil
 	}
+	cuts, err := c.flatCuts(arr, lo, hi, valid, voff)
+	if err != nil {
+		return err
+	}
+	if cuts, err = c.cutFirst(cuts); err != nil {
+		return err
+	}
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch)
 		if c.set.PageRows > 0 {
 			j = min(j, i+c.set.PageRows-c.levels)
+		}
+		if len(cuts) > 0 {
+			j = min(j, cuts[0])
 		}
 		nonNull := j - i
 		if c.node.MaxDef > 0 {
@@ -262,6 +285,9 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		c.levels += j - i
 		c.pageNulls += j - i - nonNull
 		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows)
+		if len(cuts) > 0 && cuts[0] == j {
+			full, cuts = true, cuts[1:]
+		}
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}
@@ -469,7 +495,11 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	}
 	out, compressed := body, false
 	if c.set.Codec != footer.CodecUncompressed {
-		c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
+		if c.cdc == nil {
+			// With content-defined chunking a page's bytes depend on its
+			// values alone, so its snappy encoder is chosen page by page.
+			c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
+		}
 		packed, err := c.Compressor.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
 		c.Compressor.Snappy = nil
 		c.packed = packed

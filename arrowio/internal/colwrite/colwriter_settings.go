@@ -34,4 +34,5 @@ type Settings struct {
 	CRC         bool                    // page CRCs
 	PageIndex   bool                    // ColumnIndex and OffsetIndex
 	Bloom       *BloomFilterOptions     // nil: no bloom filter
+	CDC         *CDCSettings            // content-defined chunking (nil: off)
 }

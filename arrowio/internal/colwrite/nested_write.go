@@ -129,12 +129,27 @@ func (c *Writer) WriteNested(col levels.Column) error {
 	if rep != nil && len(rep) != n {
 		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.Path, len(rep), n)
 	}
+	if c.cdc != nil {
+		if k := countLevel(def, c.node.MaxDef); k != vals.Len() {
+			return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.Path, k, vals.Len())
+		}
+	}
+	cuts, err := c.nestedCuts(vals, def, rep)
+	if err != nil {
+		return err
+	}
+	if cuts, err = c.cutFirst(cuts); err != nil {
+		return err
+	}
 	c.pageDefHist = levelCounts(c.pageDefHist, c.node.MaxDef)
 	c.pageRepHist = levelCounts(c.pageRepHist, c.node.MaxRep)
 	c.batchHist = levelCounts(c.batchHist, max(c.node.MaxDef, c.node.MaxRep))
 	v := 0 // values written
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch)
+		if len(cuts) > 0 {
+			j = min(j, cuts[0]) // a row start, when rep is set
+		}
 		for rep != nil && j < n && rep[j] != 0 {
 			j++
 		}
@@ -154,6 +169,9 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		c.pageNulls += j - i - present
 		c.pageRowsDone += rows
 		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows)
+		if len(cuts) > 0 && cuts[0] == j {
+			full, cuts = true, cuts[1:]
+		}
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}
@@ -233,4 +251,15 @@ func (c *Writer) appendLevelSection(body []byte, lv []int16, max int16) ([]byte,
 		return nil, 0, fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	return body, c.closeSection(body, at), nil
+}
+
+// countLevel returns how many of lv are l.
+func countLevel(lv []int16, l int16) int {
+	k := 0
+	for _, x := range lv {
+		if x == l {
+			k++
+		}
+	}
+	return k
 }
