@@ -217,18 +217,23 @@ func BenchmarkWriterIndexes(b *testing.B) {
 			b.SetBytes(batchBytes(rec))
 			b.ReportAllocs()
 			for b.Loop() {
-				w, err := arrowio.NewWriter(io.Discard, rec.Schema(), c.opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Write(rec); err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					b.Fatal(err)
-				}
+				writeRecord(b, io.Discard, rec, c.opts)
 			}
 		})
+	}
+}
+
+// writeRecord writes rec to w as a file of one row group with opts.
+func writeRecord(b *testing.B, out io.Writer, rec arrow.RecordBatch, opts arrowio.WriteOptions) {
+	w, err := arrowio.NewWriter(out, rec.Schema(), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
 	}
 }
 

@@ -218,15 +218,7 @@ func duckReads(t *testing.T, rec arrow.RecordBatch, file []byte) {
 	if err := os.WriteFile(ref, arrowiotest.WritePqarrow(t, rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, b := duckdb.Quote(ours), duckdb.Quote(ref)
-	rows := duckdb.Query(t, fmt.Sprintf(`select
-		(select count(*) from read_parquet(%[1]s)) as ours,
-		(select count(*) from (select * from read_parquet(%[1]s) except all select * from read_parquet(%[2]s))) as only_ours,
-		(select count(*) from (select * from read_parquet(%[2]s) except all select * from read_parquet(%[1]s))) as only_theirs`, a, b))
-	if len(rows) != 1 || fmt.Sprint(rows[0]["ours"]) != fmt.Sprint(rec.NumRows()) ||
-		fmt.Sprint(rows[0]["only_ours"]) != "0" || fmt.Sprint(rows[0]["only_theirs"]) != "0" {
-		t.Errorf("DuckDB reading the CDC file: %v (want %d rows, none apart)", rows, rec.NumRows())
-	}
+	duckSameRows(t, "the CDC file", ours, ref, rec.NumRows())
 }
 
 // TestCDCOptionErrors checks that chunk sizes Arrow C++ rejects fail
@@ -256,35 +248,18 @@ func BenchmarkWriteCDC(b *testing.B) {
 	}
 	rec := benchRecord(rows)
 	defer rec.Release()
-	var arrowBytes int64
-	for _, c := range rec.Columns() {
-		for _, buf := range c.Data().Buffers() {
-			if buf != nil {
-				arrowBytes += int64(buf.Len())
-			}
-		}
-	}
 	for _, c := range []struct {
 		name string
 		cdc  *arrowio.CDCOptions
 	}{{"off", nil}, {"on", &arrowio.CDCOptions{}}} {
 		b.Run("cdc="+c.name, func(b *testing.B) {
 			opts := arrowio.WriteOptions{Compression: footer.CodecSnappy, Parallelism: 1, ContentDefinedChunking: c.cdc}
-			b.SetBytes(arrowBytes)
+			b.SetBytes(batchBytes(rec))
 			b.ReportAllocs()
 			var out countingWriter
 			for b.Loop() {
 				out = 0
-				w, err := arrowio.NewWriter(&out, rec.Schema(), opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Write(rec); err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					b.Fatal(err)
-				}
+				writeRecord(b, &out, rec, opts)
 			}
 			b.ReportMetric(float64(out), "file-bytes")
 		})
