@@ -77,6 +77,14 @@ type WriteOptions struct {
 	// CompressionLevel is the codec's level when set (gzip 1-9, zstd 1-22,
 	// brotli 0-11); unset means the codec's default.
 	CompressionLevel footer.Optional[int]
+	// FastSnappy compresses SNAPPY pages with the faster of the two
+	// snappy encoders Quiver has, trying the other only on pages the fast
+	// one barely shrinks. By default a column's pages go to the encoder
+	// that compresses them better by 3% or more, as pqarrow's snappy
+	// does: text-heavy files come out 2-3% smaller than with FastSnappy
+	// (bench lineitem: 114.1 vs 117.2 MB), which writes them 10-15%
+	// faster.
+	FastSnappy bool
 	// DataPageSize is the target size in bytes of a data page's encoded
 	// levels and values before compression (0: DefaultDataPageSize). Pages
 	// are cut between batches of at most 1024 rows, so they may run over.
@@ -171,6 +179,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (colwrite.Settings, error) {
 	s := colwrite.Settings{
 		Codec:       o.Compression,
 		Level:       codec.DefaultLevel,
+		FastSnappy:  o.FastSnappy,
 		Dictionary:  !o.DisableDictionary,
 		DictLimit:   positiveOr(o.DictionaryPageSizeLimit, DefaultDictionaryPageSizeLimit),
 		Statistics:  !o.DisableStatistics,

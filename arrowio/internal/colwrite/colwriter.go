@@ -500,8 +500,9 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 			// values alone, so its snappy encoder is chosen page by page.
 			c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
 		}
+		c.Compressor.FastSnappy = c.set.FastSnappy
 		packed, err := c.Compressor.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
-		c.Compressor.Snappy = nil
+		c.Compressor.Snappy, c.Compressor.FastSnappy = nil, false
 		c.packed = packed
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Path, err)

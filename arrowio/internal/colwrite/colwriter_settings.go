@@ -22,6 +22,7 @@ const (
 type Settings struct {
 	Codec       footer.CompressionCodec // the pages' compression
 	Level       int                     // the codec's level (codec.DefaultLevel: its default)
+	FastSnappy  bool                    // snappy's fast encoder choice (codec.SnappyChoice)
 	Dictionary  bool                    // chunks start dictionary-encoded
 	DictLimit   int                     // dictionary bytes at which a chunk falls back to Encoding
 	Encoding    footer.Encoding         // the non-dictionary encoding
