@@ -242,6 +242,9 @@ func (c *Writer) nestedCuts(vals arrow.Array, def, rep []int16) ([]int, error) {
 	if c.cdc == nil {
 		return nil, nil
 	}
+	if k := countLevel(def, c.node.MaxDef); k != vals.Len() {
+		return nil, fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.Path, k, vals.Len())
+	}
 	v, err := cdcValuesOf(vals, 0, vals.Len())
 	if err == nil {
 		c.cuts, err = c.cdc.nestedCuts(c.cuts[:0], &v, def, rep, c.node.MaxDef)
@@ -259,4 +262,15 @@ func (c *Writer) cutFirst(cuts []int) ([]int, error) {
 		return cuts, nil
 	}
 	return cuts[1:], c.endMiniBatch(true)
+}
+
+// countLevel returns how many of lv are l.
+func countLevel(lv []int16, l int16) int {
+	k := 0
+	for _, x := range lv {
+		if x == l {
+			k++
+		}
+	}
+	return k
 }

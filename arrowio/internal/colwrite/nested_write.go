@@ -129,11 +129,6 @@ func (c *Writer) WriteNested(col levels.Column) error {
 	if rep != nil && len(rep) != n {
 		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.Path, len(rep), n)
 	}
-	if c.cdc != nil {
-		if k := countLevel(def, c.node.MaxDef); k != vals.Len() {
-			return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.Path, k, vals.Len())
-		}
-	}
 	cuts, err := c.nestedCuts(vals, def, rep)
 	if err != nil {
 		return err
@@ -251,15 +246,4 @@ func (c *Writer) appendLevelSection(body []byte, lv []int16, max int16) ([]byte,
 		return nil, 0, fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	return body, c.closeSection(body, at), nil
-}
-
-// countLevel returns how many of lv are l.
-func countLevel(lv []int16, l int16) int {
-	k := 0
-	for _, x := range lv {
-		if x == l {
-			k++
-		}
-	}
-	return k
 }
