@@ -142,8 +142,9 @@ type WriteOptions struct {
 	Columns map[string]ColumnOptions
 	// ContentDefinedChunking, when set, cuts every column's data pages
 	// where its values say (see CDCOptions) instead of only where they
-	// fill DataPageSize, which still caps a page. Snappy then picks its
-	// encoder page by page, so that equal pages compress to equal bytes.
+	// fill DataPageSize, which still caps a page. Snappy's encoder choice
+	// is then settled by each column chunk's first pages and kept, so that
+	// equal pages compress to equal bytes wherever they fall.
 	ContentDefinedChunking *CDCOptions
 	// Encryption, when set, encrypts the file with Parquet modular
 	// encryption: pages, page headers and column metadata of the columns

@@ -138,6 +138,9 @@ func (c *Compressor) Compress(codec footer.CompressionCodec, level int, dst, src
 type SnappyChoice struct {
 	Better bool // the column's pages go straight to EncodeSnappyBetter
 	Settle int  // pages left before trying both encoders again
+	// Keep makes a settled choice last: the first page that tries both
+	// encoders decides for every later one.
+	Keep bool
 }
 
 // SnappyChoices is a column's snappy choice for its dictionary pages and
@@ -163,6 +166,17 @@ func (c *SnappyChoices) Of(t footer.PageType, enc footer.Encoding) *SnappyChoice
 	return &c.data[enc]
 }
 
+// Reset forgets the choices; with keep set, each kind's next page that
+// tries both encoders decides for all later pages of its kind (see
+// SnappyChoice.Keep).
+func (c *SnappyChoices) Reset(keep bool) {
+	*c = SnappyChoices{}
+	c.dict.Keep = keep
+	for i := range c.data {
+		c.data[i].Keep = keep
+	}
+}
+
 // SnappyRetry is how many pages a column keeps its snappy choice.
 const SnappyRetry = 32
 
@@ -174,7 +188,9 @@ func (s *SnappyChoice) Compress(dst, src []byte, fast bool) []byte {
 	at := len(dst)
 	dst, room := grow(dst, bound)
 	if s != nil && s.Settle > 0 {
-		s.Settle--
+		if !s.Keep {
+			s.Settle--
+		}
 		if s.Better {
 			return dst[:at+len(s2.EncodeSnappyBetter(room, src))]
 		}

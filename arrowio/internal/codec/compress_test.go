@@ -320,3 +320,23 @@ func TestSnappyChoicesPerEncoding(t *testing.T) {
 		t.Fatalf("an encoding past the table has a choice")
 	}
 }
+
+// TestSnappyChoicesKeep checks that after Reset(true) the first page that
+// tries both encoders decides for good: later pages never retry, so a
+// page compresses the same whichever page it follows.
+func TestSnappyChoicesKeep(t *testing.T) {
+	var c codec.SnappyChoices
+	c.Reset(true)
+	s := c.Of(footer.PageTypeData, footer.EncodingPlain)
+	page := bytes.Repeat([]byte("the final deposits haggle furiously "), 2000)
+	first := s.Compress(nil, page, false)
+	for i := range 3 * codec.SnappyRetry {
+		if got := s.Compress(nil, page, false); !bytes.Equal(got, first) || s.Settle != codec.SnappyRetry {
+			t.Fatalf("page %d: %d bytes (first %d), settle %d", i+1, len(got), len(first), s.Settle)
+		}
+	}
+	c.Reset(false)
+	if s.Keep || s.Settle != 0 || s.Better {
+		t.Errorf("Reset(false) left %+v", *s)
+	}
+}

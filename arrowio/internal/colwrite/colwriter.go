@@ -129,7 +129,7 @@ type Writer struct {
 	Compressor *codec.Compressor // the compressor of the goroutine encoding the chunk
 	// snappy holds the column's snappy encoder choices (dictionary pages,
 	// data pages by encoding), carried from page to page and from chunk to
-	// chunk.
+	// chunk (from page to page only with content-defined chunking).
 	snappy codec.SnappyChoices
 
 	// The page being filled.
@@ -218,7 +218,11 @@ func (c *Writer) StartChunk() {
 	c.vals.startChunk(c.set.Dictionary)
 	c.judged = false
 	if c.cdc != nil {
+		// Equal pages must compress to equal bytes wherever they fall, so
+		// the chunk's first pages settle its snappy encoders for good,
+		// instead of pages retrying them at places that move with an edit.
 		c.cdc.reset()
+		c.snappy.Reset(true)
 	}
 	c.startIndex()
 	c.startPage()
@@ -495,11 +499,7 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	}
 	out, compressed := body, false
 	if c.set.Codec != footer.CodecUncompressed {
-		if c.cdc == nil {
-			// With content-defined chunking a page's bytes depend on its
-			// values alone, so its snappy encoder is chosen page by page.
-			c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
-		}
+		c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
 		c.Compressor.FastSnappy = c.set.FastSnappy
 		packed, err := c.Compressor.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
 		c.Compressor.Snappy, c.Compressor.FastSnappy = nil, false
