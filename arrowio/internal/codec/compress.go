@@ -312,7 +312,14 @@ var zstdEncoders [zstd.SpeedBestCompression + 1]struct {
 // zstdEncoder returns the shared encoder for a zstd level (1..22 or
 // defaultLevel). Its frames carry no checksum, as Arrow C++ and parquet-mr
 // write them (a page has its own optional CRC), and empty pages still get a
-// frame, which every reader expects.
+// frame, which every reader expects. Blocks in which the encoder finds no
+// match still get their literals entropy-coded (klauspost/compress does
+// that only above its default level): a dictionary page of distinct
+// values, dates or prices, has no repeats but few distinct high bytes,
+// and was stored raw at about twice the size pqarrow's zstd gives it
+// (bench lineitem zstd-v2 at 50 k rows: 1.068x pqarrow's file; 0.999x
+// with this; at 4 M rows 1.004x and 0.996x), for a few percent more
+// write time.
 func zstdEncoder(level int) (*zstd.Encoder, error) {
 	if level == DefaultLevel {
 		level = zstdDefaultLevel
@@ -320,7 +327,7 @@ func zstdEncoder(level int) (*zstd.Encoder, error) {
 	l := zstd.EncoderLevelFromZstd(level)
 	e := &zstdEncoders[l]
 	e.once.Do(func() {
-		e.enc, e.err = zstd.NewWriter(nil, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(false), zstd.WithZeroFrames(true))
+		e.enc, e.err = zstd.NewWriter(nil, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(false), zstd.WithZeroFrames(true), zstd.WithAllLitEntropyCompression(true))
 	})
 	return e.enc, e.err
 }

@@ -340,3 +340,22 @@ func TestSnappyChoicesKeep(t *testing.T) {
 		t.Errorf("Reset(false) left %+v", *s)
 	}
 }
+
+// TestZstdLiteralEntropy checks that zstd entropy-codes a page in which
+// it finds no matches: 2,000 distinct dates as int32s, a dictionary page,
+// whose high bytes are few. Stored raw, it would not shrink at all.
+func TestZstdLiteralEntropy(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var page []byte
+	for _, p := range r.Perm(2526)[:2000] {
+		page = binary.LittleEndian.AppendUint32(page, uint32(8036+p))
+	}
+	var c codec.Compressor
+	out, err := c.Compress(footer.CodecZstd, codec.DefaultLevel, nil, page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) > len(page)*2/3 {
+		t.Errorf("zstd: %d bytes of distinct dates to %d, want at most two thirds", len(page), len(out))
+	}
+}
