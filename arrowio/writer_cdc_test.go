@@ -116,7 +116,7 @@ func withInsert(t testing.TB, rec, ins arrow.RecordBatch, at int64) arrow.Record
 // dates cut into 8 pages can run to its end without it. A million rows
 // here (about 60 MB of values) cut into 7 to 57 pages per column; it
 // measured 84.7% (dictionary, snappy) and 82.9% (PLAIN, zstd) in full runs,
-// 79-80% in -short ones, and 34% and 14% without chunking.
+// 78-80% in -short ones, and 34% and 14% without chunking.
 func TestCDCDeduplicates(t *testing.T) {
 	n := arrowiotest.Rows(1_000_000)
 	cdc := &arrowio.CDCOptions{}
