@@ -128,7 +128,7 @@ func (c *Compressor) Compress(codec footer.CompressionCodec, level int, dst, src
 // the better encoder saved at least 3%, its next pages go to it
 // directly; when it did not, they keep to the plain one (random doubles
 // compress with neither); every 32nd page both are tried again. Files
-// then come out within 1% of pqarrow's on every bench dataset, for 15-20%
+// then come out within 1% of pqarrow's on every bench dataset, for 18-21%
 // more write time on text-heavy ones. The fast rule (fast set,
 // WriteOptions.FastSnappy) tries the better encoder only on pages the
 // plain one shrinks by less than an eighth, which keeps the timestamp
