@@ -12,7 +12,8 @@
 //	page     <- codec              page headers, CRC, decryption, v1/v2 split
 //	colread  <- page, schema,      leaf readers into Arrow buffers, nested assembly
 //	            variantcheck
-//	colwrite <- codec, schema      column writers: encodings, statistics, indexes
+//	colwrite <- codec, schema      column writers: encodings, page cutting (sizes,
+//	                               content-defined chunking), statistics, indexes
 //	arrowio  <- colread, colwrite  options, Reader/Writer lifecycle, row groups,
 //	                               filters and I/O scheduling
 //

@@ -159,20 +159,7 @@ func TestDuckDBReadsWrittenFiles(t *testing.T) {
 			if c.batch > 0 || c.opts.SortingColumns != nil {
 				compareWithArrowGo(t, file)
 			}
-			a, b := duckdb.Quote(path), duckdb.Quote(refPath)
-			rows := duckdb.Query(t, fmt.Sprintf(`select
-				(select count(*) from read_parquet(%[1]s)) as ours,
-				(select count(*) from read_parquet(%[2]s)) as theirs,
-				(select count(*) from (select * from read_parquet(%[1]s) except all select * from read_parquet(%[2]s))) as only_ours,
-				(select count(*) from (select * from read_parquet(%[2]s) except all select * from read_parquet(%[1]s))) as only_theirs`, a, b))
-			if len(rows) != 1 {
-				t.Fatalf("duckdb returned %d rows", len(rows))
-			}
-			r := rows[0]
-			want := fmt.Sprint(rec.NumRows())
-			if fmt.Sprint(r["ours"]) != want || fmt.Sprint(r["theirs"]) != want || fmt.Sprint(r["only_ours"]) != "0" || fmt.Sprint(r["only_theirs"]) != "0" {
-				t.Errorf("DuckDB: %v rows of %s (want %s), %v rows not in arrow-go's file, %v of arrow-go's rows missing", r["ours"], c.name, want, r["only_ours"], r["only_theirs"])
-			}
+			duckSameRows(t, c.name, path, refPath, rec.NumRows())
 		})
 	}
 
@@ -186,6 +173,22 @@ func TestDuckDBReadsWrittenFiles(t *testing.T) {
 		}
 		compareWithArrowGo(t, b)
 	})
+}
+
+// duckSameRows checks that DuckDB reads want rows from the file at path
+// (described as name) and from arrow-go's file at refPath, the same rows.
+func duckSameRows(t *testing.T, name, path, refPath string, want int64) {
+	t.Helper()
+	a, b := duckdb.Quote(path), duckdb.Quote(refPath)
+	r := duckdb.QueryRow(t, fmt.Sprintf(`select
+		(select count(*) from read_parquet(%[1]s)) as ours,
+		(select count(*) from read_parquet(%[2]s)) as theirs,
+		(select count(*) from (select * from read_parquet(%[1]s) except all select * from read_parquet(%[2]s))) as only_ours,
+		(select count(*) from (select * from read_parquet(%[2]s) except all select * from read_parquet(%[1]s))) as only_theirs`, a, b))
+	n := fmt.Sprint(want)
+	if fmt.Sprint(r["ours"]) != n || fmt.Sprint(r["theirs"]) != n || fmt.Sprint(r["only_ours"]) != "0" || fmt.Sprint(r["only_theirs"]) != "0" {
+		t.Errorf("DuckDB: %v rows of %s (want %s), %v rows not in arrow-go's file, %v of arrow-go's rows missing", r["ours"], name, n, r["only_ours"], r["only_theirs"])
+	}
 }
 
 // compareWithArrowGo reads file with Quiver and with pqarrow and checks

@@ -89,7 +89,8 @@ func rowGroupLayout(fm *footer.FileMetaData) []string {
 
 // TestRowGroupsIndependentOfBatches writes the same rows in one batch, in
 // 1,000-row batches and in batches of random sizes: the row groups, and
-// the bytes of unencrypted files, are the same.
+// the bytes of unencrypted files (pages cut by content included), are the
+// same.
 func TestRowGroupsIndependentOfBatches(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -105,6 +106,8 @@ func TestRowGroupsIndependentOfBatches(t *testing.T) {
 		{"bytes 2MiB snappy", arrowio.WriteOptions{MaxRowGroupBytes: 2 << 20, Compression: footer.CodecSnappy}},
 		{"bytes 1MiB zstd v2 small pages", arrowio.WriteOptions{MaxRowGroupBytes: 1 << 20, Compression: footer.CodecZstd, PageVersion: arrowio.PageV2, DataPageSize: 8 << 10}},
 		{"rows 300001 page rows 777", arrowio.WriteOptions{MaxRowGroupRows: 300_001, DataPageRows: 777, DisableDictionary: true}},
+		{"content-defined chunking", arrowio.WriteOptions{MaxRowGroupBytes: 4 << 20, Compression: footer.CodecSnappy,
+			ContentDefinedChunking: &arrowio.CDCOptions{MinChunkSize: 16 << 10, MaxChunkSize: 64 << 10}}},
 		{"encrypted bytes 3MiB", arrowio.WriteOptions{MaxRowGroupBytes: 3 << 20, Compression: footer.CodecSnappy,
 			Encryption: &encrypt.EncryptionConfig{FooterKey: key, ColumnKeys: map[string]encrypt.ColumnKey{"word": {Key: key}}}}},
 	}

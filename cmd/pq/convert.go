@@ -37,6 +37,11 @@ func runConvert(args []string, out io.Writer) error {
 	dictionary := fs.Bool("dictionary", true, "dictionary-encode columns (falling back when the dictionary grows too large)")
 	encoding := fs.String("encoding", "", "non-dictionary encoding for every column (plain, delta_binary_packed, ...; default: plain)")
 	stats := fs.Bool("statistics", true, "write column chunk statistics")
+	fastSnappy := fs.Bool("fast-snappy", false, "snappy with the faster encoder: quicker writes, text 6-7% larger")
+	cdc := fs.Bool("cdc", false, "content-defined chunking: cut data pages where the values say, so edits leave most pages byte-identical")
+	cdcMin := fs.Int64("cdc-min-size", arrowio.DefaultCDCMinChunkSize, "content-defined chunking: bytes of values below which a page is not cut")
+	cdcMax := fs.Int64("cdc-max-size", arrowio.DefaultCDCMaxChunkSize, "content-defined chunking: bytes of values at which a page is cut")
+	cdcNorm := fs.Int("cdc-norm-level", 0, "content-defined chunking: normalization level (higher: page sizes closer to their mean)")
 	progress := fs.String("progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), always or never")
 	partitionBy := fs.String("partition-by", "", "write OUT as a directory of hive partitions (key=value/) by these comma-separated columns")
 	maxRowsPerFile := fs.Int64("max-rows-per-file", 0, "with --partition-by: start a new file in a partition after this many rows (0: no limit)")
@@ -60,6 +65,10 @@ func runConvert(args []string, out io.Writer) error {
 		DataPageSize:      *pageSize,
 		DisableDictionary: !*dictionary,
 		DisableStatistics: !*stats,
+		FastSnappy:        *fastSnappy,
+	}
+	if *cdc {
+		opts.ContentDefinedChunking = &arrowio.CDCOptions{MinChunkSize: *cdcMin, MaxChunkSize: *cdcMax, NormLevel: *cdcNorm}
 	}
 	if opts.Compression, err = parseCodec(*codec); err != nil {
 		return err

@@ -9,7 +9,7 @@
 //	pq head [flags] FILE|DIR|GLOB        the first 10 rows (same flags as cat)
 //	pq pageindex [--column c] FILE       each page's location, first row, null count, min and max
 //	pq bloom --column c --value v FILE   whether each row group's bloom filter may hold v
-//	pq convert [flags] IN OUT            CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --row-group-bytes N --sort-by col[:desc][:nulls_first] --page-version 2 --dictionary=false ...;
+//	pq convert [flags] IN OUT            CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --row-group-bytes N --sort-by col[:desc][:nulls_first] --page-version 2 --dictionary=false --cdc ...;
 //	                                     --partition-by year,month writes OUT as a hive-partitioned directory
 //
 // Every command reads encrypted files given their keys: --footer-key KEY,

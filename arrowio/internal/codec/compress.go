@@ -72,6 +72,8 @@ type Compressor struct {
 	// Snappy is the encoder choice of the column chunk whose pages are
 	// being compressed (set by its writer; nil: decide page by page).
 	Snappy *SnappyChoice
+	// FastSnappy makes that choice by the fast rule (see SnappyChoice).
+	FastSnappy bool
 }
 
 // Compress appends src, compressed with codec at level, to dst and returns
@@ -90,7 +92,7 @@ func (c *Compressor) Compress(codec footer.CompressionCodec, level int, dst, src
 	}
 	switch codec {
 	case footer.CodecSnappy:
-		return c.Snappy.Compress(dst, src), nil
+		return c.Snappy.Compress(dst, src, c.FastSnappy), nil
 	case footer.CodecGzip:
 		return c.compressGzip(level, dst, src)
 	case footer.CodecBrotli:
@@ -111,25 +113,34 @@ func (c *Compressor) Compress(codec footer.CompressionCodec, level int, dst, src
 // SnappyChoice picks the snappy-compatible encoder of klauspost/compress
 // for a column chunk's pages, and compress appends a page's snappy block.
 //
-// The plain encoder (s2.EncodeSnappy) goes first. On 1 MiB of mixed int64,
-// float64 and string page data (BenchmarkBlockEncoder, AMD EPYC, 2 busy
-// cores) it ran 2.4-3.5× as fast as s2.EncodeSnappyBetter, which
-// snappy.Encode (and so arrow-go) calls (339 vs 98 MB/s in the quietest
-// run), and compressed slightly better (ratio 2.005 vs 1.982). It skips
-// short matches, though: PLAIN int64 timestamps, whose high bytes repeat
-// every 8 bytes, barely shrink with it and lose a quarter with the better
-// encoder (bench taxi's pickup times: 34.2 vs 26.5 MB). So a page the
-// plain encoder shrinks by less than an eighth is tried with the better
-// one too, and the smaller kept. The column remembers the outcome for the
-// pages of the same encoding: when the better encoder saved at least 3%,
-// its next pages go to it directly; when it did not, they keep to the
-// plain one (random doubles compress with neither); every 32nd page both
-// are tried again. A column keeps one choice per encoding (see
-// snappyChoices): its dictionary indices and its PLAIN pages (dictionary
-// page, fallback) compress differently.
+// s2.EncodeSnappy ran 2.4-3.5× as fast as s2.EncodeSnappyBetter on 1 MiB
+// of mixed int64, float64 and string page data (BenchmarkBlockEncoder,
+// AMD EPYC, 2 busy cores: 339 vs 98 MB/s in the quietest run), which
+// snappy.Encode (and so pqarrow) calls, but it skips short matches: PLAIN
+// int64 timestamps, whose high bytes repeat every 8 bytes, barely shrink
+// with it and lose a quarter with the better encoder (bench taxi's pickup
+// times: 34.2 vs 26.5 MB), and text compresses 6-7% larger (bench
+// lineitem's comments: 46.5 vs 43.4 MB, the whole file 2.7% larger than
+// pqarrow's).
+//
+// So a column's pages try both encoders, keep the smaller, and the
+// column remembers the outcome for the pages of the same encoding: when
+// the better encoder saved at least 3%, its next pages go to it
+// directly; when it did not, they keep to the plain one (random doubles
+// compress with neither); every 32nd page both are tried again. Files
+// then come out within 1% of pqarrow's on every bench dataset, for 18-21%
+// more write time on text-heavy ones. The fast rule (fast set,
+// WriteOptions.FastSnappy) tries the better encoder only on pages the
+// plain one shrinks by less than an eighth, which keeps the timestamp
+// gain and gives the text one up. A column keeps one choice per encoding
+// (see SnappyChoices): its dictionary indices and its PLAIN pages
+// (dictionary page, fallback) compress differently.
 type SnappyChoice struct {
 	Better bool // the column's pages go straight to EncodeSnappyBetter
 	Settle int  // pages left before trying both encoders again
+	// Keep makes a settled choice last: the first page that tries both
+	// encoders decides for every later one.
+	Keep bool
 }
 
 // SnappyChoices is a column's snappy choice for its dictionary pages and
@@ -155,24 +166,38 @@ func (c *SnappyChoices) Of(t footer.PageType, enc footer.Encoding) *SnappyChoice
 	return &c.data[enc]
 }
 
+// Reset forgets the choices; with keep set, each kind's next page that
+// tries both encoders decides for all later pages of its kind (see
+// SnappyChoice.Keep).
+func (c *SnappyChoices) Reset(keep bool) {
+	*c = SnappyChoices{}
+	c.dict.Keep = keep
+	for i := range c.data {
+		c.data[i].Keep = keep
+	}
+}
+
 // SnappyRetry is how many pages a column keeps its snappy choice.
 const SnappyRetry = 32
 
-// Compress appends the snappy block of src to dst; a nil choice decides
-// for this page alone.
-func (s *SnappyChoice) Compress(dst, src []byte) []byte {
+// Compress appends the snappy block of src to dst, choosing the encoder
+// by the fast rule when fast is set; a nil choice decides for this page
+// alone.
+func (s *SnappyChoice) Compress(dst, src []byte, fast bool) []byte {
 	bound := s2.MaxEncodedLen(len(src))
 	at := len(dst)
 	dst, room := grow(dst, bound)
 	if s != nil && s.Settle > 0 {
-		s.Settle--
+		if !s.Keep {
+			s.Settle--
+		}
 		if s.Better {
 			return dst[:at+len(s2.EncodeSnappyBetter(room, src))]
 		}
 		return dst[:at+len(s2.EncodeSnappy(room, src))]
 	}
 	n := len(s2.EncodeSnappy(room, src))
-	if n <= len(src)-len(src)/8 {
+	if fast && n <= len(src)-len(src)/8 {
 		return dst[:at+n]
 	}
 	// Second try beside the first, which it keeps.
@@ -287,7 +312,14 @@ var zstdEncoders [zstd.SpeedBestCompression + 1]struct {
 // zstdEncoder returns the shared encoder for a zstd level (1..22 or
 // defaultLevel). Its frames carry no checksum, as Arrow C++ and parquet-mr
 // write them (a page has its own optional CRC), and empty pages still get a
-// frame, which every reader expects.
+// frame, which every reader expects. Blocks in which the encoder finds no
+// match still get their literals entropy-coded (klauspost/compress does
+// that only above its default level): a dictionary page of distinct
+// values, dates or prices, has no repeats but few distinct high bytes,
+// and was stored raw at about twice the size pqarrow's zstd gives it
+// (bench lineitem zstd-v2 at 50 k rows: 1.068x pqarrow's file; 0.999x
+// with this; at 4 M rows 1.004x and 0.996x), for a few percent more
+// write time.
 func zstdEncoder(level int) (*zstd.Encoder, error) {
 	if level == DefaultLevel {
 		level = zstdDefaultLevel
@@ -295,7 +327,7 @@ func zstdEncoder(level int) (*zstd.Encoder, error) {
 	l := zstd.EncoderLevelFromZstd(level)
 	e := &zstdEncoders[l]
 	e.once.Do(func() {
-		e.enc, e.err = zstd.NewWriter(nil, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(false), zstd.WithZeroFrames(true))
+		e.enc, e.err = zstd.NewWriter(nil, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(false), zstd.WithZeroFrames(true), zstd.WithAllLitEntropyCompression(true))
 	})
 	return e.enc, e.err
 }

@@ -236,8 +236,9 @@ func BenchmarkBlockEncoder(b *testing.B) {
 
 // TestSnappyChoice checks the per-column snappy encoder choice: pages of
 // int64 timestamps (which only the better encoder shrinks) switch the
-// column to it, random bytes keep it on the plain encoder, and every page
-// decodes back.
+// column to it, and so do pages of text (which it shrinks several
+// percent more) unless the fast rule is asked for; random bytes keep it
+// on the plain encoder; every page decodes back.
 func TestSnappyChoice(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	// Microsecond times up to 2 s apart: the plain encoder finds nothing.
@@ -251,15 +252,33 @@ func TestSnappyChoice(t *testing.T) {
 	for i := range random {
 		random[i] = byte(r.Uint32())
 	}
+	words := []string{"quick", "brown", "foxes", "sleep", "furiously", "among", "the", "final", "deposits", "ironic", "packages", "haggle"}
+	var text []byte
+	for len(text) < 64<<10 {
+		text = binary.LittleEndian.AppendUint32(text, 0)
+		at := len(text)
+		for k := range 2 + r.IntN(6) {
+			if k > 0 {
+				text = append(text, ' ')
+			}
+			text = append(text, words[r.IntN(len(words))]...)
+		}
+		binary.LittleEndian.PutUint32(text[at-4:], uint32(len(text)-at))
+	}
 	var d codec.Decompressor
 	for _, c := range []struct {
 		name   string
 		page   []byte
+		fast   bool
 		better bool
-	}{{"timestamps", stamps, true}, {"random", random, false}} {
+	}{
+		{"timestamps", stamps, false, true}, {"timestamps-fast", stamps, true, true},
+		{"text", text, false, true}, {"text-fast", text, true, false},
+		{"random", random, false, false}, {"random-fast", random, true, false},
+	} {
 		var s codec.SnappyChoice
 		for page := range codec.SnappyRetry + 2 {
-			out := s.Compress(nil, c.page)
+			out := s.Compress(nil, c.page, c.fast)
 			got, err := d.Decompress(footer.CodecSnappy, make([]byte, len(c.page)), out, len(c.page))
 			if err != nil || !bytes.Equal(got, c.page) {
 				t.Fatalf("%s page %d: %v", c.name, page, err)
@@ -269,9 +288,15 @@ func TestSnappyChoice(t *testing.T) {
 			}
 		}
 		// Page 0 tried both encoders, pages 1 to snappyRetry followed the
-		// choice, and the last page tried both again.
-		if s.Settle != codec.SnappyRetry {
-			t.Errorf("%s: settle = %d after a retry, want %d", c.name, s.Settle, codec.SnappyRetry)
+		// choice, and the last page tried both again; under the fast rule,
+		// pages the plain encoder shrinks enough try nothing else and
+		// settle nothing.
+		want := codec.SnappyRetry
+		if c.fast && c.name == "text-fast" {
+			want = 0
+		}
+		if s.Settle != want {
+			t.Errorf("%s: settle = %d after a retry, want %d", c.name, s.Settle, want)
 		}
 	}
 }
@@ -293,5 +318,44 @@ func TestSnappyChoicesPerEncoding(t *testing.T) {
 	}
 	if c.Of(dp, footer.EncodingALP+1) != nil || c.Of(dp, -1) != nil {
 		t.Fatalf("an encoding past the table has a choice")
+	}
+}
+
+// TestSnappyChoicesKeep checks that after Reset(true) the first page that
+// tries both encoders decides for good: later pages never retry, so a
+// page compresses the same whichever page it follows.
+func TestSnappyChoicesKeep(t *testing.T) {
+	var c codec.SnappyChoices
+	c.Reset(true)
+	s := c.Of(footer.PageTypeData, footer.EncodingPlain)
+	page := bytes.Repeat([]byte("the final deposits haggle furiously "), 2000)
+	first := s.Compress(nil, page, false)
+	for i := range 3 * codec.SnappyRetry {
+		if got := s.Compress(nil, page, false); !bytes.Equal(got, first) || s.Settle != codec.SnappyRetry {
+			t.Fatalf("page %d: %d bytes (first %d), settle %d", i+1, len(got), len(first), s.Settle)
+		}
+	}
+	c.Reset(false)
+	if s.Keep || s.Settle != 0 || s.Better {
+		t.Errorf("Reset(false) left %+v", *s)
+	}
+}
+
+// TestZstdLiteralEntropy checks that zstd entropy-codes a page in which
+// it finds no matches: 2,000 distinct dates as int32s, a dictionary page,
+// whose high bytes are few. Stored raw, it would not shrink at all.
+func TestZstdLiteralEntropy(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var page []byte
+	for _, p := range r.Perm(2526)[:2000] {
+		page = binary.LittleEndian.AppendUint32(page, uint32(8036+p))
+	}
+	var c codec.Compressor
+	out, err := c.Compress(footer.CodecZstd, codec.DefaultLevel, nil, page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) > len(page)*2/3 {
+		t.Errorf("zstd: %d bytes of distinct dates to %d, want at most two thirds", len(page), len(out))
 	}
 }

@@ -129,7 +129,7 @@ type Writer struct {
 	Compressor *codec.Compressor // the compressor of the goroutine encoding the chunk
 	// snappy holds the column's snappy encoder choices (dictionary pages,
 	// data pages by encoding), carried from page to page and from chunk to
-	// chunk.
+	// chunk (from page to page only with content-defined chunking).
 	snappy codec.SnappyChoices
 
 	// The page being filled.
@@ -180,6 +180,11 @@ type Writer struct {
 	// Crypt encrypts the chunk's pages and headers (colwriter_crypt.go),
 	// nil for plaintext chunks.
 	Crypt *PageSealer
+
+	// cdc cuts pages where the values say (cdc.go), nil when content-
+	// defined chunking is off; cuts holds the cuts of one write.
+	cdc  *chunker
+	cuts []int
 }
 
 // NewWriter returns the writer of leaf n, whose values come from Arrow
@@ -196,6 +201,11 @@ func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error)
 		return nil, fmt.Errorf("column %q: %w", c.Path, err)
 	}
 	c.vals = vw
+	if set.CDC != nil {
+		if c.cdc, err = newChunker(set.CDC); err != nil {
+			return nil, fmt.Errorf("column %q: %w", c.Path, err)
+		}
+	}
 	if err := c.initIndex(); err != nil {
 		return nil, err
 	}
@@ -218,6 +228,13 @@ func (c *Writer) StartChunk() {
 		c.geo.reset()
 	}
 	c.fill = 0
+	if c.cdc != nil {
+		// Equal pages must compress to equal bytes wherever they fall, so
+		// the chunk's first pages settle its snappy encoders for good,
+		// instead of pages retrying them at places that move with an edit.
+		c.cdc.reset()
+		c.snappy.Reset(true)
+	}
 	c.startIndex()
 	c.startPage()
 }
@@ -256,10 +273,20 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		}
 		valid = nil
 	}
+	cuts, err := c.flatCuts(arr, lo, hi, valid, voff)
+	if err != nil {
+		return err
+	}
+	if cuts, err = c.cutFirst(cuts); err != nil {
+		return err
+	}
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch-c.fill)
 		if c.set.PageRows > 0 {
 			j = min(j, i+c.set.PageRows-c.levels)
+		}
+		if len(cuts) > 0 {
+			j = min(j, cuts[0])
 		}
 		nonNull := j - i
 		if c.node.MaxDef > 0 {
@@ -279,11 +306,15 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		c.pageNulls += j - i - nonNull
 		c.fill += j - i
 		rowsFull := c.set.PageRows > 0 && c.levels >= c.set.PageRows
+		cut := len(cuts) > 0 && cuts[0] == j // content-defined chunking ends the page here
+		if cut {
+			cuts = cuts[1:]
+		}
 		i = j
-		if c.fill < miniBatch && !rowsFull {
+		if c.fill < miniBatch && !rowsFull && !cut {
 			continue // the call ended inside a mini-batch, which the next one goes on filling
 		}
-		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || rowsFull
+		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || rowsFull || cut
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}
@@ -492,8 +523,9 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	out, compressed := body, false
 	if c.set.Codec != footer.CodecUncompressed {
 		c.Compressor.Snappy = c.snappy.Of(c.hdr.Type, enc)
+		c.Compressor.FastSnappy = c.set.FastSnappy
 		packed, err := c.Compressor.Compress(c.set.Codec, c.set.Level, append(c.packed[:0], body[:keep]...), body[keep:])
-		c.Compressor.Snappy = nil
+		c.Compressor.Snappy, c.Compressor.FastSnappy = nil, false
 		c.packed = packed
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Path, err)

@@ -22,6 +22,7 @@ const (
 type Settings struct {
 	Codec       footer.CompressionCodec // the pages' compression
 	Level       int                     // the codec's level (codec.DefaultLevel: its default)
+	FastSnappy  bool                    // snappy's fast encoder choice (codec.SnappyChoice)
 	Dictionary  bool                    // chunks start dictionary-encoded
 	DictLimit   int                     // dictionary bytes at which a chunk falls back to Encoding
 	Encoding    footer.Encoding         // the non-dictionary encoding
@@ -34,4 +35,5 @@ type Settings struct {
 	CRC         bool                    // page CRCs
 	PageIndex   bool                    // ColumnIndex and OffsetIndex
 	Bloom       *BloomFilterOptions     // nil: no bloom filter
+	CDC         *CDCSettings            // content-defined chunking (nil: off)
 }

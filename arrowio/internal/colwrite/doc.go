@@ -2,7 +2,10 @@
 // Writer per leaf column chooses the encoding (dictionary with fallback to
 // the type's plain, delta, byte-stream-split or RLE encoding), cuts and
 // compresses pages, and gathers statistics, page-index entries and bloom
-// filter hashes as it goes.
+// filter hashes as it goes. Pages are cut when their encoded values
+// reach the page size or row limit, and, with content-defined chunking
+// (Settings.CDC, cdc.go), where a rolling gear hash over the values and
+// levels says, so that an edit to a table changes only nearby pages.
 //
 //	arrow.Array (flat) ----------------------> Writer.WriteFlat
 //	arrow.Array (nested) -> levels.Shredder -> Writer.WriteNested

@@ -134,12 +134,22 @@ func (c *Writer) WriteNested(col levels.Column) error {
 	if rep != nil && len(rep) != n {
 		return fmt.Errorf("%w: column %q: %d repetition levels for %d definition levels", errs.ErrUnsupported, c.Path, len(rep), n)
 	}
+	cuts, err := c.nestedCuts(vals, def, rep)
+	if err != nil {
+		return err
+	}
+	if cuts, err = c.cutFirst(cuts); err != nil {
+		return err
+	}
 	c.pageDefHist = levelCounts(c.pageDefHist, c.node.MaxDef)
 	c.pageRepHist = levelCounts(c.pageRepHist, c.node.MaxRep)
 	c.batchHist = levelCounts(c.batchHist, max(c.node.MaxDef, c.node.MaxRep))
 	v := 0 // values written
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch-c.fill)
+		if len(cuts) > 0 {
+			j = min(j, cuts[0]) // a row start, when rep is set
+		}
 		for rep != nil && j < n && rep[j] != 0 {
 			j++
 		}
@@ -159,11 +169,15 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		c.pageNulls += j - i - present
 		c.pageRowsDone += rows
 		c.fill += j - i
+		cut := len(cuts) > 0 && cuts[0] == j // content-defined chunking ends the page here
+		if cut {
+			cuts = cuts[1:]
+		}
 		i = j
-		if c.fill < miniBatch && i == n {
+		if c.fill < miniBatch && i == n && !cut {
 			continue // the call ended inside a mini-batch, which the next one goes on filling
 		}
-		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows)
+		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows) || cut
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}
