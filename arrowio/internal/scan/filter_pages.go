@@ -43,7 +43,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		ci   bool
 	}
 	var wants []want
-	var ranges []pageindex.ByteRange
+	var ranges []wanted
 	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
 		start, end, ok, err := pageindex.IndexSpan(off, length, r.Footer.MetaOffset)
 		if err != nil {
@@ -51,7 +51,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		}
 		if ok {
 			wants = append(wants, want{leaf, ci})
-			ranges = append(ranges, pageindex.ByteRange{Start: start, End: end})
+			ranges = append(ranges, wanted{pageindex.ByteRange{Start: start, End: end}, leaf.DottedPath()})
 		}
 		return nil
 	}
@@ -135,7 +135,7 @@ func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *ro
 			arrowmem.PutBytes(b)
 		}
 	}()
-	if err := r.readChunks(ctx, chunks, spans, parts, &buffers); err != nil {
+	if err := r.readChunks(ctx, chunks, leaves, spans, parts, &buffers); err != nil {
 		return nil, fmt.Errorf("row group %d: %w", gi, err)
 	}
 	arr, err := r.decodeCover(gi, col, chunks, crypts, cover.Rows())
