@@ -25,6 +25,7 @@ import (
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 	"github.com/quiverio/quiver/internal/latency"
+	"github.com/quiverio/quiver/pageindex"
 )
 
 // plannerFile writes a file of groups row groups of 20,000 rows of an
@@ -479,4 +480,51 @@ func TestSourceErrorNamesRange(t *testing.T) {
 			t.Errorf("IO %+v: %v does not name a range holding byte %d", io, err, bad)
 		}
 	}
+}
+
+// TestPointLookupRequests looks up one id in a file of 6 row groups with
+// a page index and a bloom filter on id, through Open, and checks the
+// rows equal those OpenFile's filtered read returns, with at most three
+// round trips after the footer (latency.Stats.Rounds): one for the page
+// indexes and bloom filters of the row groups the statistics leave, then
+// the pages of the predicate column, then those of the other columns,
+// whose requests run side by side.
+func TestPointLookupRequests(t *testing.T) {
+	file := plannerFile(t, 6, arrowio.WriteOptions{DataPageRows: 1000, Columns: map[string]arrowio.ColumnOptions{"id": {BloomFilter: &arrowio.BloomFilterOptions{}}}})
+	path := filepath.Join(t.TempDir(), "lookup.parquet")
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := arrowio.ReadOptions{Filter: pageindex.Eq("id", pageindex.Int(3*20000+1234))}
+	want, err := readPathBatches(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Release()
+	if want.NumRows() != 1 {
+		t.Fatalf("OpenFile's filtered read returned %d rows", want.NumRows())
+	}
+	for _, call := range []string{"RecordReader", "ReadTable"} {
+		src := latency.New(bytes.NewReader(file), 20*time.Millisecond, 0)
+		rd := mustOpen(t, src, len(file), opts)
+		var got arrow.Table
+		if call == "RecordReader" {
+			got = batchesOf(t, rd)
+		} else if got, err = rd.ReadTable(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if !sameValues(got, want) {
+			t.Errorf("%s: the rows differ from OpenFile's", call)
+		}
+		got.Release()
+		if ss := src.Stats(); ss.Rounds-1 > 3 || ss.Requests != rd.IOStats().Requests {
+			t.Errorf("%s: %d round trips after the footer, want at most 3 (%+v; IOStats %+v)", call, ss.Rounds-1, ss, rd.IOStats())
+		}
+	}
+}
+
+// sameValues reports whether got and want hold the same values, however
+// chunked.
+func sameValues(got, want arrow.Table) bool {
+	return array.TableApproxEqual(got, want, array.WithNaNsEqual(true), array.WithAbsTolerance(0))
 }

@@ -17,8 +17,8 @@ func ExampleReaderAt() {
 	n, err := src.ReadAt(buf, 7)
 	fmt.Println(n, err, string(buf), time.Since(start) >= 20*time.Millisecond)
 	st := src.Stats()
-	fmt.Println(st.Requests, st.Bytes, st.MaxInFlight)
+	fmt.Println(st.Requests, st.Bytes, st.MaxInFlight, st.Rounds)
 	// Output:
 	// 5 <nil> objec true
-	// 1 5 1
+	// 1 5 1 1
 }

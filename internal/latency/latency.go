@@ -32,6 +32,10 @@ type Stats struct {
 	// MaxInFlight and MaxInFlightBytes are the most calls, and the most
 	// bytes asked for, in flight at one time.
 	MaxInFlight, MaxInFlightBytes int64
+	// Rounds is the number of calls that began with no other in flight:
+	// the round trips a reader waited for one after another, where calls
+	// that overlap share one.
+	Rounds int64
 }
 
 // New returns r behind latency and bytesPerSecond.
@@ -45,6 +49,9 @@ func (l *ReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	l.mu.Lock()
 	l.stats.Requests++
 	l.stats.Bytes += n
+	if l.cur.Requests == 0 {
+		l.stats.Rounds++
+	}
 	l.cur.Requests++
 	l.cur.Bytes += n
 	l.stats.MaxInFlight = max(l.stats.MaxInFlight, l.cur.Requests)

@@ -28,7 +28,7 @@ func TestOverlap(t *testing.T) {
 		t.Errorf("8 overlapping 50 ms requests took %v", d)
 	}
 	st := src.Stats()
-	if st.Requests != 8 || st.Bytes != 8000 || st.MaxInFlight < 2 || st.MaxInFlightBytes != st.MaxInFlight*1000 {
+	if st.Requests != 8 || st.Bytes != 8000 || st.MaxInFlight < 2 || st.MaxInFlightBytes != st.MaxInFlight*1000 || st.Rounds >= 8 {
 		t.Errorf("stats %+v", st)
 	}
 }

@@ -282,10 +282,10 @@ func (r *File) putComplete(fetches []*fetch) {
 	}
 }
 
-// readFull fills buf from the file at offset off, in one request whose
-// bytes are all used.
+// readFull fills buf from the file at offset off: from what fetchIndexes
+// cached, or in one request whose bytes are all used.
 func (r *File) readFull(buf []byte, off int64) error {
-	if _, err := io.ReadFull(io.NewSectionReader(r.used, off, int64(len(buf))), buf); err != nil {
+	if _, err := io.ReadFull(io.NewSectionReader(indexSource{r}, off, int64(len(buf))), buf); err != nil {
 		return fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), off, err)
 	}
 	return nil

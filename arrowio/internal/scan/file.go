@@ -26,7 +26,9 @@ type File struct {
 	// requests holds a token for each request in flight that a fetch
 	// started (fetch.go), at most IOOptions.Concurrency.
 	requests chan struct{}
-	closer   io.Closer // the file OpenFile opened, nil for Open
+	// indexes holds what fetchIndexes fetched for filtered reads.
+	indexes indexCache
+	closer  io.Closer // the file OpenFile opened, nil for Open
 	// mapped is the file when OpenFile mapped it (ReadOptions.MemoryMap),
 	// nil otherwise.
 	mapped *mapping
@@ -198,6 +200,9 @@ func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, erro
 	defer r.active.Done()
 	if i < 0 || i >= len(r.Footer.Meta.RowGroups) {
 		return nil, fmt.Errorf("arrowio: row group %d of %d", i, len(r.Footer.Meta.RowGroups))
+	}
+	if err := r.fetchIndexes(ctx, []int{i}); err != nil {
+		return nil, err
 	}
 	pf := r.newPrefetcher(ctx, []int{i})
 	defer pf.stop()

@@ -32,9 +32,9 @@ func (x *rowGroupIndex) release() {
 	x.bufs = nil
 }
 
-// readPageIndex reads, in one coalesced read, the ColumnIndex of every
-// predicate column and the OffsetIndex of every leaf the filtered read
-// decodes. An index that lies outside the file's pages or does not
+// readPageIndex reads the ColumnIndex of every predicate column and the
+// OffsetIndex of every leaf the filtered read decodes: from what
+// fetchIndexes cached, or in one planned readRanges. An index that lies outside the file's pages or does not
 // parse is an error.
 func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*rowGroupIndex, error) {
 	x := &rowGroupIndex{ci: make([]*footer.ColumnIndex, len(rg.Columns)), oi: make([]*footer.OffsetIndex, len(rg.Columns))}
@@ -74,7 +74,11 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 			}
 		}
 	}
-	bufs, err := r.readRanges(ctx, ranges, &x.bufs)
+	bufs, ok := r.cachedRanges(ranges)
+	var err error
+	if !ok {
+		bufs, err = r.readRanges(ctx, ranges, &x.bufs)
+	}
 	if err != nil {
 		x.release()
 		return nil, fmt.Errorf("row group %d: page index: %w", i, err)
@@ -109,6 +113,20 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		return nil, err
 	}
 	return x, nil
+}
+
+// cachedRanges returns the bytes of every range of want when fetchIndexes
+// cached them all.
+func (r *File) cachedRanges(want []wanted) ([][]byte, bool) {
+	out := make([][]byte, len(want))
+	for k, w := range want {
+		b, ok := r.indexes.find(w.Start, w.End-w.Start)
+		if !ok {
+			return nil, false
+		}
+		out[k] = b
+	}
+	return out, true
 }
 
 // readColumnRanges decodes the rows of ranges of one column of row group

@@ -102,6 +102,11 @@ func (rr *recordReader) advance() bool {
 		rr.err = err
 		return false
 	}
+	if rr.next == 0 {
+		if rr.err = rr.r.fetchIndexes(rr.ctx, rr.r.groups); rr.err != nil {
+			return false
+		}
+	}
 	if rr.cur != nil {
 		// Released before the next group opens: its bytes may be what the
 		// prefetcher waits for to fetch the next one's.
@@ -185,6 +190,9 @@ func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 			}
 		}
 	}()
+	if err := r.fetchIndexes(ctx, r.groups); err != nil {
+		return nil, err
+	}
 	par := r.Options.Parallelism
 	colPar, workers := par, 1
 	if par > 1 && len(r.groups) > 1 {

@@ -1,0 +1,149 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+	"github.com/quiverio/quiver/arrowio/internal/page"
+	"github.com/quiverio/quiver/pageindex"
+)
+
+// A filtered read prunes each row group by what its column chunks tell
+// beyond the footer: bloom filters, small dictionaries, page indexes.
+// Read one row group after another, each of those is a round trip to an
+// object store. fetchIndexes fetches them for all the row groups a read
+// visits in one round of planned requests, before the first group opens,
+// and keeps their bytes in the File's indexCache, where the reads of
+// filter.go, filter_dict.go, filter_pages.go and pageindex_crypt.go find
+// them (through indexSource) instead of asking the source.
+
+// indexCache holds byte ranges of the file fetched by fetchIndexes.
+type indexCache struct {
+	mu     sync.Mutex
+	ranges []cachedRange // by start
+}
+
+// cachedRange is the bytes of the file from start on.
+type cachedRange struct {
+	start int64
+	data  []byte
+}
+
+// find returns the cached bytes [off, off+n), if one range holds them.
+func (c *indexCache) find(off, n int64) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := sort.Search(len(c.ranges), func(i int) bool { return c.ranges[i].start > off })
+	for j := i - 1; j >= 0 && j >= i-4; j-- { // ranges may overlap: look at a few before
+		cr := c.ranges[j]
+		if off >= cr.start && off+n <= cr.start+int64(len(cr.data)) {
+			return cr.data[off-cr.start : off-cr.start+n], true
+		}
+	}
+	return nil, false
+}
+
+// add caches the bytes data of the file from start on.
+func (c *indexCache) add(start int64, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := sort.Search(len(c.ranges), func(i int) bool { return c.ranges[i].start > start })
+	c.ranges = append(c.ranges, cachedRange{})
+	copy(c.ranges[i+1:], c.ranges[i:])
+	c.ranges[i] = cachedRange{start, data}
+}
+
+// indexSource is the File's source for page indexes, bloom filters and
+// dictionaries: the bytes fetchIndexes cached, or else a request whose
+// bytes are all used.
+type indexSource struct{ r *File }
+
+func (s indexSource) ReadAt(p []byte, off int64) (int, error) {
+	if b, ok := s.r.indexes.find(off, int64(len(p))); ok {
+		return copy(p, b), nil
+	}
+	return s.r.used.ReadAt(p, off)
+}
+
+// fetchIndexes fetches, in one readRanges, what a filtered read of row
+// groups groups will read before it decodes: for each group whose
+// statistics do not rule the filter out, the ColumnIndex of every
+// predicate column, the OffsetIndex of every column the read decodes, the
+// bloom filters the predicate prunes by (when their length is recorded)
+// and the leading bytes of predicate chunks that are dictionary-encoded
+// throughout (see readDictionaries). Ranges already cached are not
+// fetched again. Files read by OpenFile, whose reads cost no round trip,
+// fetch nothing here.
+func (r *File) fetchIndexes(ctx context.Context, groups []int) error {
+	if r.filter == nil || r.ChunkReads || r.mapped != nil {
+		return nil
+	}
+	var want []wanted
+	add := func(start, end int64, column string) {
+		if end <= start {
+			return
+		}
+		if _, ok := r.indexes.find(start, end-start); !ok {
+			want = append(want, wanted{pageindex.ByteRange{Start: start, End: end}, column})
+		}
+	}
+	f := r.filter
+	leaves := f.bound.Leaves()
+	seen := make(map[int]bool, len(groups))
+	for _, gi := range groups {
+		if seen[gi] {
+			continue
+		}
+		seen[gi] = true
+		rg := &r.Footer.Meta.RowGroups[gi]
+		stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil, f.writer) }
+		if rg.NumRows <= 0 || f.bound.Match(stats, rg.NumRows) == pageindex.MatchNone {
+			continue
+		}
+		for c, leaf := range leaves {
+			cc := &rg.Columns[leaf.Column]
+			name := leaf.DottedPath()
+			// Corrupt offsets are left to the reads that parse them.
+			if start, end, ok, err := pageindex.IndexSpan(cc.ColumnIndexOffset, cc.ColumnIndexLength, r.Footer.MetaOffset); err == nil && ok {
+				add(start, end, name)
+			}
+			md := cc.MetaData
+			if md == nil {
+				continue
+			}
+			if off, ok := md.BloomFilterOffset.Get(); ok && f.bound.UsesBloom(c) {
+				if n := int64(md.BloomFilterLength.Or(0)); n > 0 && off >= 0 && off+n <= r.Footer.MetaOffset {
+					add(off, off+n, name)
+				}
+			}
+			if colread.DictionaryOnly(md) && cc.CryptoMetadata == nil {
+				if start, length, err := page.ChunkRange(md, r.Footer.MetaOffset, false); err == nil {
+					add(start, start+min(length, dictPruneBytes), name)
+				}
+			}
+		}
+		for _, col := range f.cols {
+			for _, leaf := range col.leafNodes() {
+				cc := &rg.Columns[leaf.Column]
+				if start, end, ok, err := pageindex.IndexSpan(cc.OffsetIndexOffset, cc.OffsetIndexLength, r.Footer.MetaOffset); err == nil && ok {
+					add(start, end, leaf.DottedPath())
+				}
+			}
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	var bufs [][]byte // kept by the cache for the File's life, not pooled
+	got, err := r.readRanges(ctx, want, &bufs)
+	if err != nil {
+		return fmt.Errorf("page indexes, bloom filters and dictionaries: %w", err)
+	}
+	for k, w := range want {
+		r.indexes.add(w.Start, got[k])
+	}
+	return nil
+}
