@@ -296,10 +296,11 @@ func mustOpen(t testing.TB, r io.ReaderAt, size int, opts arrowio.ReadOptions) *
 }
 
 // TestPrefetchBound reads a file of 8 row groups through a RecordReader
-// that decodes slowly, with PrefetchBytes about two row groups, and checks
-// that the bytes requested and not yet released never exceeded it (by
-// IOStats and by the bytes the source had in flight), while the
-// prefetcher did fetch ahead.
+// that decodes slowly, with PrefetchBytes about two and a half row groups,
+// and checks that the bytes requested and not yet released never exceeded
+// it (by IOStats and by the bytes the source had in flight), while the
+// prefetcher did fetch ahead. With PrefetchBytes half a row group, and
+// each column chunk a range of its own, a row group is fetched alone.
 func TestPrefetchBound(t *testing.T) {
 	file := plannerFile(t, 8, arrowio.WriteOptions{})
 	meta := mustOpen(t, bytes.NewReader(file), len(file), arrowio.ReadOptions{}).Metadata()
@@ -309,32 +310,40 @@ func TestPrefetchBound(t *testing.T) {
 		_, end := chunkSpan(rg.Columns[len(rg.Columns)-1].MetaData)
 		largest = max(largest, end-start)
 	}
-	limit := 2*largest + largest/2
-	for _, par := range []int{1, 2} {
-		src := latency.New(bytes.NewReader(file), 2*time.Millisecond, 0)
-		rd := mustOpen(t, src, len(file), arrowio.ReadOptions{Parallelism: par, BatchSize: 5000, IO: arrowio.IOOptions{PrefetchBytes: limit, RangeLimit: 32 << 10}})
-		rr, err := rd.RecordReader(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows := 0
-		for rr.Next() {
-			rows += int(rr.RecordBatch().NumRows())
-			time.Sleep(5 * time.Millisecond)
-		}
-		if err := rr.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rr.Release()
-		st := rd.IOStats()
-		if rows != 8*20000 {
-			t.Errorf("Parallelism %d: %d rows", par, rows)
-		}
-		if st.PeakBuffered > limit || src.Stats().MaxInFlightBytes > limit {
-			t.Errorf("Parallelism %d: %d bytes held at the peak, %d in flight, want at most %d", par, st.PeakBuffered, src.Stats().MaxInFlightBytes, limit)
-		}
-		if st.PeakBuffered <= largest {
-			t.Errorf("Parallelism %d: %d bytes held at the peak: no row group was fetched ahead (largest %d bytes)", par, st.PeakBuffered, largest)
+	for _, c := range []struct {
+		io        arrowio.IOOptions
+		max, more int64 // the most bytes held; the peak exceeds more
+	}{
+		{arrowio.IOOptions{PrefetchBytes: 2*largest + largest/2, RangeLimit: 32 << 10}, 2*largest + largest/2, largest},
+		{arrowio.IOOptions{PrefetchBytes: largest / 2, HoleLimit: -1}, largest, largest / 2},
+	} {
+		for _, par := range []int{1, 2} {
+			desc := fmt.Sprintf("PrefetchBytes %d, Parallelism %d", c.io.PrefetchBytes, par)
+			src := latency.New(bytes.NewReader(file), 2*time.Millisecond, 0)
+			rd := mustOpen(t, src, len(file), arrowio.ReadOptions{Parallelism: par, BatchSize: 5000, IO: c.io})
+			rr, err := rd.RecordReader(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := 0
+			for rr.Next() {
+				rows += int(rr.RecordBatch().NumRows())
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := rr.Err(); err != nil {
+				t.Fatal(err)
+			}
+			rr.Release()
+			st := rd.IOStats()
+			if rows != 8*20000 {
+				t.Errorf("%s: %d rows", desc, rows)
+			}
+			if st.PeakBuffered > c.max || src.Stats().MaxInFlightBytes > c.max {
+				t.Errorf("%s: %d bytes held at the peak, %d in flight, want at most %d", desc, st.PeakBuffered, src.Stats().MaxInFlightBytes, c.max)
+			}
+			if st.PeakBuffered <= c.more {
+				t.Errorf("%s: %d bytes held at the peak, want more than %d", desc, st.PeakBuffered, c.more)
+			}
 		}
 	}
 }

@@ -161,9 +161,9 @@ type IOOptions struct {
 	Concurrency int
 	// PrefetchBytes bounds the bytes fetched ahead of decoding: the chunks
 	// being fetched and those fetched and not yet decoded and released
-	// together never exceed it, except that one merged range larger than
-	// it is fetched when nothing else is held; 0 means
-	// DefaultPrefetchBytes.
+	// together never exceed it, except that a row group whose projected
+	// chunks alone are larger is fetched when nothing else is held; 0
+	// means DefaultPrefetchBytes.
 	PrefetchBytes int64
 }
 

@@ -135,8 +135,8 @@ type IOStats struct {
 	Wait time.Duration
 	// PeakBuffered is the most bytes fetched ahead of decoding (in flight
 	// or fetched and not yet decoded and released) at any one time; at
-	// most IOOptions.PrefetchBytes unless a single merged range was
-	// larger.
+	// most IOOptions.PrefetchBytes unless a single row group's projected
+	// chunks were larger.
 	PeakBuffered int64
 }
 

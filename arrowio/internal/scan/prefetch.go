@@ -12,8 +12,9 @@ import (
 // through Open, unfiltered) in the order it visits them, ahead of their
 // decoding: one goroutine plans each group's spans and starts their
 // requests (up to the File's Concurrency in flight) as long as the bytes
-// fetched and not yet released stay within PrefetchBytes; a span larger
-// than that is fetched only when nothing else is held. Decoding a group
+// fetched and not yet released stay within PrefetchBytes; a row group
+// whose projection is larger than that is fetched only when nothing else
+// is held. Decoding a group
 // waits for its own spans alone, so row group k decodes while k+1... are
 // fetched, and releasing a group (Group.Release) frees its bytes for the
 // groups after it.
@@ -80,7 +81,7 @@ func (pf *prefetcher) run() {
 			spans, pg.of = planSpans(named(pg.lg.spans, pg.lg.leaves), r.Options.IO.HoleLimit)
 			for _, s := range spans {
 				n := s.End - s.Start
-				if !pf.hold(n) {
+				if !pf.hold(n, pg.held) {
 					pg.err = pf.ctx.Err()
 					break
 				}
@@ -92,13 +93,15 @@ func (pf *prefetcher) run() {
 	}
 }
 
-// hold reserves n bytes of the budget, waiting for released ones while
-// the bytes held and n would exceed PrefetchBytes (unless nothing is
-// held); false when the read ends first.
-func (pf *prefetcher) hold(n int64) bool {
+// hold reserves n bytes of the budget for a group that holds own bytes
+// already, waiting for released ones while the bytes held and n would
+// exceed PrefetchBytes, unless the group's own are all that is held (a
+// group larger than the budget is fetched alone, as its decoding needs
+// all of it); false when the read ends first.
+func (pf *prefetcher) hold(n, own int64) bool {
 	for {
 		pf.mu.Lock()
-		if pf.held == 0 || pf.held+n <= pf.r.Options.IO.PrefetchBytes {
+		if pf.held == own || pf.held+n <= pf.r.Options.IO.PrefetchBytes {
 			pf.held += n
 			pf.mu.Unlock()
 			pf.r.io.buffer(n)
