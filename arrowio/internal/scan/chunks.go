@@ -13,11 +13,12 @@ import (
 )
 
 // A column's chunks are opened in three steps, which OpenGroup (every
-// projected column, whole chunks) and a filtered read's readColumnRanges
-// (one column, whole chunks or only some pages) share: locateChunks finds
-// each leaf's chunk from its metadata, readChunks reads the byte ranges
-// wanted of each in few coalesced reads (or slices them out of the file's
-// mapping), and openColumn hands the chunks to a colread reader.
+// projected column, whole chunks) and a filtered read's planColumnPages
+// (the columns a filtered row group decodes, whole chunks or only some
+// pages) share: locateChunks finds each leaf's chunk from its metadata,
+// readChunks reads the byte ranges wanted of each in few planned requests
+// (or slices them out of the file's mapping), and openColumn hands the
+// chunks to a colread reader.
 
 // locateChunks returns the column chunk of each of leaves in row group gi,
 // its metadata and the file offset its bytes start at (Data is left to

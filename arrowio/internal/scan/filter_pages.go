@@ -129,38 +129,75 @@ func (r *File) cachedRanges(want []wanted) ([][]byte, bool) {
 	return out, true
 }
 
-// readColumnRanges decodes the rows of ranges of one column of row group
-// gi: the pages that hold them (see pagesToRead), all leaves' in one
-// coalesced read, decoded and then cut down to ranges. The arrays do not
-// keep the bytes read, which go back to the pool.
-func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
-	leaves := col.leafNodes()
-	crypts, err := r.chunkCiphers(gi, leaves, r.Footer.Meta.RowGroups[gi].NumRows)
-	if err != nil {
+// columnPages is one column of a filtered read of row group gi, its
+// bytes to read planned: the leaves' chunks and the bytes of each to read
+// (parts, nil for whole chunks: see pagesToRead), and the rows they
+// decode (cover).
+type columnPages struct {
+	gi     int
+	col    column
+	leaves []*footer.Node
+	crypts []*page.Crypt
+	chunks []colread.Chunk
+	spans  []pageindex.ByteRange
+	parts  [][]pageindex.ByteRange
+	cover  pageindex.Ranges
+}
+
+// planColumnPages plans the read of the rows of ranges of column col of
+// row group gi: the pages that hold them, by the OffsetIndex of idx.
+func (r *File) planColumnPages(gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (*columnPages, error) {
+	p := &columnPages{gi: gi, col: col, leaves: col.leafNodes()}
+	var err error
+	if p.crypts, err = r.chunkCiphers(gi, p.leaves, r.Footer.Meta.RowGroups[gi].NumRows); err != nil {
 		return nil, err
 	}
-	chunks, spans, err := r.locateChunks(gi, leaves)
-	if err != nil {
+	if p.chunks, p.spans, err = r.locateChunks(gi, p.leaves); err != nil {
 		return nil, err
 	}
-	cover, parts, err := r.pagesToRead(gi, leaves, spans, crypts, idx, ranges)
-	if err != nil {
+	if p.cover, p.parts, err = r.pagesToRead(gi, p.leaves, p.spans, p.crypts, idx, ranges); err != nil {
 		return nil, err
 	}
-	var buffers [][]byte
-	defer func() {
-		for _, b := range buffers {
-			arrowmem.PutBytes(b)
+	if p.parts == nil {
+		p.parts = make([][]pageindex.ByteRange, len(p.spans))
+		for k, s := range p.spans {
+			p.parts[k] = []pageindex.ByteRange{s}
 		}
-	}()
-	if err := r.readChunks(ctx, chunks, leaves, spans, parts, &buffers); err != nil {
-		return nil, fmt.Errorf("row group %d: %w", gi, err)
 	}
-	arr, err := r.decodeCover(gi, col, chunks, crypts, cover.Rows())
+	return p, nil
+}
+
+// readColumnPages reads the planned bytes of every column of cols in one
+// readChunks, so that their requests share the round trips, into the
+// chunks' Data; the buffers go to bufs as readChunks says.
+func (r *File) readColumnPages(ctx context.Context, cols []*columnPages, bufs *[][]byte) error {
+	var chunks []colread.Chunk
+	var leaves []*footer.Node
+	var spans []pageindex.ByteRange
+	var parts [][]pageindex.ByteRange
+	for _, p := range cols {
+		chunks, leaves = append(chunks, p.chunks...), append(leaves, p.leaves...)
+		spans, parts = append(spans, p.spans...), append(parts, p.parts...)
+	}
+	if err := r.readChunks(ctx, chunks, leaves, spans, parts, bufs); err != nil {
+		return err
+	}
+	for _, p := range cols {
+		copy(p.chunks, chunks[:len(p.chunks)])
+		chunks = chunks[len(p.chunks):]
+	}
+	return nil
+}
+
+// decodeColumnPages decodes the rows of ranges of the column p planned
+// and read, then cut down to ranges. The array does not keep the bytes
+// read.
+func (r *File) decodeColumnPages(p *columnPages, ranges pageindex.Ranges) (arrow.Array, error) {
+	arr, err := r.decodeCover(p.gi, p.col, p.chunks, p.crypts, p.cover.Rows())
 	if err != nil {
 		return nil, err
 	}
-	return TakeRanges(arr, pageindex.Positions(cover, ranges), r.Options.Mem)
+	return TakeRanges(arr, pageindex.Positions(p.cover, ranges), r.Options.Mem)
 }
 
 // pagesToRead returns the rows of row group gi that a column whose leaves'
