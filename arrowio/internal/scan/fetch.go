@@ -34,11 +34,18 @@ type wanted struct {
 type span struct {
 	pageindex.ByteRange
 	parts []wanted
+	last  int64 // the length of the last range merged in
 }
 
-// planSpans merges the ranges of want whose gap is at most hole into spans
-// (in file order) and returns, for each range of want, the index of its
-// span. Empty ranges are planned like the others.
+// planSpans merges the ranges of want whose gap is at most hole, and at
+// most the length of the longer of the two, into spans (in file order)
+// and returns, for each range of want, the index of its span. Empty
+// ranges are planned like the others.
+//
+// The second bound keeps small ranges far apart (the page indexes,
+// dictionaries or pages of a filtered read) from pulling in the bytes
+// between them: requests run side by side, so a hole read costs transfer
+// time where a request of its own costs none.
 func planSpans(want []wanted, hole int64) ([]span, []int) {
 	order := make([]int, len(want))
 	for i := range order {
@@ -49,12 +56,13 @@ func planSpans(want []wanted, hole int64) ([]span, []int) {
 	of := make([]int, len(want))
 	for _, k := range order {
 		w := want[k]
-		if n := len(spans); n > 0 && w.Start <= spans[n-1].End+hole {
+		if n := len(spans); n > 0 && w.Start <= spans[n-1].End+min(hole, max(w.End-w.Start, spans[n-1].last)) {
 			s := &spans[n-1]
 			s.End = max(s.End, w.End)
 			s.parts = append(s.parts, w)
+			s.last = w.End - w.Start
 		} else {
-			spans = append(spans, span{ByteRange: w.ByteRange, parts: []wanted{w}})
+			spans = append(spans, span{ByteRange: w.ByteRange, parts: []wanted{w}, last: w.End - w.Start})
 		}
 		of[k] = len(spans) - 1
 	}

@@ -73,8 +73,9 @@ func (s indexSource) ReadAt(p []byte, off int64) (int, error) {
 // statistics do not rule the filter out, the ColumnIndex of every
 // predicate column, the OffsetIndex of every column the read decodes, the
 // bloom filters the predicate prunes by (when their length is recorded)
-// and the leading bytes of predicate chunks that are dictionary-encoded
-// throughout (see readDictionaries). Ranges already cached are not
+// and, for predicate chunks without such a filter that are
+// dictionary-encoded throughout, their leading bytes (see
+// readDictionaries). Ranges already cached are not
 // fetched again. Files read by OpenFile, whose reads cost no round trip,
 // fetch nothing here.
 func (r *File) fetchIndexes(ctx context.Context, groups []int) error {
@@ -114,12 +115,16 @@ func (r *File) fetchIndexes(ctx context.Context, groups []int) error {
 			if md == nil {
 				continue
 			}
+			bloom := false
 			if off, ok := md.BloomFilterOffset.Get(); ok && f.bound.UsesBloom(c) {
+				bloom = true
 				if n := int64(md.BloomFilterLength.Or(0)); n > 0 && off >= 0 && off+n <= r.Footer.MetaOffset {
 					add(off, off+n, name)
 				}
 			}
-			if colread.DictionaryOnly(md) && cc.CryptoMetadata == nil {
+			// A dictionary is read only when the bloom filter leaves the
+			// group: with one, it is left to readDictionaries.
+			if !bloom && colread.DictionaryOnly(md) && cc.CryptoMetadata == nil {
 				if start, length, err := page.ChunkRange(md, r.Footer.MetaOffset, false); err == nil {
 					add(start, start+min(length, dictPruneBytes), name)
 				}
