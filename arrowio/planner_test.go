@@ -107,14 +107,7 @@ var stressIO = arrowio.IOOptions{FooterReadSize: 100, HoleLimit: -1, RangeLimit:
 // both fail.
 func TestCorpusOverLatency(t *testing.T) {
 	root := corpus.Dir(t)
-	files := corpus.Files(t)
-	if testing.Short() {
-		var some []string
-		for i := 0; i < len(files); i += 8 {
-			some = append(some, files[i])
-		}
-		files = some
-	}
+	files := corpus.Sample(corpus.Files(t))
 	compared, refused := 0, 0
 	for _, rel := range files {
 		path := filepath.Join(root, rel)

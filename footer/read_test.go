@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"testing"
 )
@@ -149,44 +148,4 @@ func TestReadFooterShortRead(t *testing.T) {
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("err = %v, want io.ErrUnexpectedEOF", err)
 	}
-}
-
-// TestReadTailSizes reads the tail of a file with first reads from the
-// trailer alone to past the whole file, and checks every one gives the
-// metadata the default read gives, in one read when it holds the
-// metadata and two otherwise.
-func TestReadTailSizes(t *testing.T) {
-	file, err := os.ReadFile("../testdata/trips.parquet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := ReadTail(bytes.NewReader(file), int64(len(file)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, first := range []int64{0, 8, 9, 100, int64(len(want.Meta)) + 7, int64(len(want.Meta)) + 8, int64(len(file)), 1 << 20} {
-		c := &countReads{r: bytes.NewReader(file)}
-		got, err := ReadTailSize(c, int64(len(file)), first)
-		if err != nil {
-			t.Fatalf("first %d: %v", first, err)
-		}
-		reads := 2
-		if first >= int64(len(want.Meta))+8 {
-			reads = 1
-		}
-		if !bytes.Equal(got.Meta, want.Meta) || got.MetaOffset != want.MetaOffset || c.n != reads {
-			t.Errorf("first %d: %d reads, metadata equal %v, offset %d (want %d reads, offset %d)", first, c.n, bytes.Equal(got.Meta, want.Meta), got.MetaOffset, reads, want.MetaOffset)
-		}
-	}
-}
-
-// countReads counts the ReadAt calls made of r.
-type countReads struct {
-	r *bytes.Reader
-	n int
-}
-
-func (c *countReads) ReadAt(p []byte, off int64) (int, error) {
-	c.n++
-	return c.r.ReadAt(p, off)
 }
