@@ -140,8 +140,8 @@ type ReadOptions struct {
 // by side. Reads are never retried here: a source that wants retries
 // (package source/httprange, module cloud) retries below.
 //
-// Zero fields take the defaults, chosen by the sweep in bench/RESULTS.md
-// (a file of about 100 MB behind 5, 20 and 80 ms of latency).
+// Zero fields take the defaults, chosen by the sweep in bench/REMOTE.md
+// (a 114 MB file behind 80 ms of latency per request).
 type IOOptions struct {
 	// FooterReadSize is the size of the first read, from the end of the
 	// file, holding the footer when it is at most FooterReadSize-8 bytes
