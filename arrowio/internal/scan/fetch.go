@@ -122,7 +122,9 @@ func (r *File) start(ctx context.Context, s span, inline bool) *fetch {
 	f.left.Store(int32(len(ps)))
 	for _, p := range ps {
 		if inline {
+			start := time.Now()
 			f.finish(p, r.readPiece(ctx, f, p))
+			r.io.waited(start)
 			continue
 		}
 		select {

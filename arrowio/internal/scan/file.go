@@ -201,9 +201,11 @@ func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, erro
 	if i < 0 || i >= len(r.Footer.Meta.RowGroups) {
 		return nil, fmt.Errorf("arrowio: row group %d of %d", i, len(r.Footer.Meta.RowGroups))
 	}
-	if err := r.fetchIndexes(ctx, []int{i}); err != nil {
+	done, err := r.fetchIndexes(ctx, []int{i})
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	pf := r.newPrefetcher(ctx, []int{i})
 	defer pf.stop()
 	sl := newSlots(r.Options.Parallelism)

@@ -20,10 +20,30 @@ import (
 // filter.go, filter_dict.go, filter_pages.go and pageindex_crypt.go find
 // them (through indexSource) instead of asking the source.
 
-// indexCache holds byte ranges of the file fetched by fetchIndexes.
+// indexCache holds byte ranges of the file fetched by fetchIndexes, for
+// as long as a read that fetched them runs: the last to end empties it.
 type indexCache struct {
 	mu     sync.Mutex
 	ranges []cachedRange // by start
+	reads  int           // reads using the cache
+}
+
+// hold registers a read that uses the cache and returns the function that
+// ends its use.
+func (c *indexCache) hold() func() {
+	c.mu.Lock()
+	c.reads++
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.reads--; c.reads == 0 {
+				c.ranges = nil
+			}
+		})
+	}
 }
 
 // cachedRange is the bytes of the file from start on.
@@ -75,19 +95,24 @@ func (s indexSource) ReadAt(p []byte, off int64) (int, error) {
 // bloom filters the predicate prunes by (when their length is recorded)
 // and, for predicate chunks without such a filter that are
 // dictionary-encoded throughout, their leading bytes (see
-// readDictionaries). Ranges already cached are not
-// fetched again. Files read by OpenFile, whose reads cost no round trip,
-// fetch nothing here.
-func (r *File) fetchIndexes(ctx context.Context, groups []int) error {
+// readDictionaries). Ranges already cached are not fetched again, and
+// the round stops adding ranges at PrefetchBytes (the rest are read when
+// needed). The bytes stay cached until the read calls the function
+// returned (always set) and no other read holds them. Files read by
+// OpenFile, whose reads cost no round trip, fetch nothing here.
+func (r *File) fetchIndexes(ctx context.Context, groups []int) (func(), error) {
 	if r.filter == nil || r.ChunkReads || r.mapped != nil {
-		return nil
+		return func() {}, nil
 	}
+	done := r.indexes.hold()
 	var want []wanted
+	var total int64
 	add := func(start, end int64, column string) {
-		if end <= start {
+		if end <= start || total+end-start > r.Options.IO.PrefetchBytes {
 			return
 		}
 		if _, ok := r.indexes.find(start, end-start); !ok {
+			total += end - start
 			want = append(want, wanted{pageindex.ByteRange{Start: start, End: end}, column})
 		}
 	}
@@ -140,15 +165,16 @@ func (r *File) fetchIndexes(ctx context.Context, groups []int) error {
 		}
 	}
 	if len(want) == 0 {
-		return nil
+		return done, nil
 	}
-	var bufs [][]byte // kept by the cache for the File's life, not pooled
+	var bufs [][]byte // kept by the cache, not pooled: its slices outlive it
 	got, err := r.readRanges(ctx, want, &bufs)
 	if err != nil {
-		return fmt.Errorf("page indexes, bloom filters and dictionaries: %w", err)
+		done()
+		return nil, fmt.Errorf("page indexes, bloom filters and dictionaries: %w", err)
 	}
 	for k, w := range want {
 		r.indexes.add(w.Start, got[k])
 	}
-	return nil
+	return done, nil
 }

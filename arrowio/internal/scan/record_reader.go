@@ -34,6 +34,9 @@ type recordReader struct {
 	par   int
 	slots slots       // a filtered open decodes on these: the opening goroutine's and free ones
 	pf    *prefetcher // nil when the File reads without one
+	// indexed ends the reader's use of what fetchIndexes fetched; nil
+	// until the first group opens.
+	indexed func()
 
 	next     int         // index into r.groups of the next group to open
 	cur      *Group      // the group batches come from
@@ -102,8 +105,8 @@ func (rr *recordReader) advance() bool {
 		rr.err = err
 		return false
 	}
-	if rr.next == 0 {
-		if rr.err = rr.r.fetchIndexes(rr.ctx, rr.r.groups); rr.err != nil {
+	if rr.indexed == nil {
+		if rr.indexed, rr.err = rr.r.fetchIndexes(rr.ctx, rr.r.groups); rr.err != nil {
 			return false
 		}
 	}
@@ -173,6 +176,9 @@ func (rr *recordReader) finish() {
 		rr.cur = nil
 	}
 	rr.pf.stop()
+	if rr.indexed != nil {
+		rr.indexed()
+	}
 	rr.r.active.Done()
 }
 
@@ -190,9 +196,11 @@ func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 			}
 		}
 	}()
-	if err := r.fetchIndexes(ctx, r.groups); err != nil {
+	done, err := r.fetchIndexes(ctx, r.groups)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	par := r.Options.Parallelism
 	colPar, workers := par, 1
 	if par > 1 && len(r.groups) > 1 {
