@@ -11,10 +11,11 @@ import (
 )
 
 // Count the requests a read makes of its io.ReaderAt (here a file in
-// memory; an object store's, over HTTP, in practice): the footer is one
-// request, and the projected chunks of the two row groups four more (the
-// vendor and fare chunks are not neighbours), fetched side by side and
-// ahead of their decoding.
+// memory; an object store's, over HTTP, in practice). The footer is one
+// request of the file's last 64 KiB (IOOptions.FooterReadSize), which
+// holds all of this small file: its chunks need no request of their own.
+// A larger file's chunks are fetched side by side, ahead of their
+// decoding.
 func ExampleReader_IOStats() {
 	file, err := os.ReadFile(trips)
 	if err != nil {
@@ -39,6 +40,6 @@ func ExampleReader_IOStats() {
 	fmt.Println("fetched at least what was used:", st.BytesFetched >= st.BytesUsed)
 	// Output:
 	// after Open: 1 request
-	// 1000 rows, 5 requests
+	// 1000 rows, 1 requests
 	// fetched at least what was used: true
 }

@@ -146,7 +146,10 @@ type IOOptions struct {
 	// FooterReadSize is the size of the first read, from the end of the
 	// file, holding the footer when it is at most FooterReadSize-8 bytes
 	// (a second read fetches the rest of a larger one); 0 means
-	// DefaultFooterReadSize, and values below 8 read 8.
+	// DefaultFooterReadSize, and values below 8 read 8. The Reader keeps
+	// these bytes: page indexes, bloom filters and chunks within them
+	// (all of a file no larger) need no request of their own, except in
+	// encrypted files.
 	FooterReadSize int64
 	// HoleLimit is the largest gap between two wanted byte ranges that one
 	// request reads across rather than issuing two; 0 means

@@ -18,7 +18,8 @@
 // Local files OpenFile opened read each chunk as its column decodes (page
 // by page for uncompressed fixed-width values) or slice it out of a memory
 // mapping. The footer is one suffix read of FooterReadSize bytes
-// (footer.ReadTailSize). IOStats (iostats.go) counts requests, bytes
+// (footer.ReadTailSize), which the File keeps to serve the ranges within
+// it (index_round.go). IOStats (iostats.go) counts requests, bytes
 // fetched and used, waiting and bytes held ahead.
 //
 //	Open -> footer (one suffix read), encrypt.OpenFooter -> schema.Plan,

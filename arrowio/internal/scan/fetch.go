@@ -100,11 +100,14 @@ func pieces(start, end, limit int64) []pageindex.ByteRange {
 // the pool, as a request still running writes into it.
 type fetch struct {
 	span
-	buf  []byte
-	left atomic.Int32 // requests that have not returned
-	done chan struct{}
-	mu   sync.Mutex
-	err  error
+	buf []byte
+	// suffix is set when buf is a slice of the footer's first read
+	// (File.suffix), which no request fills and the pool never gets.
+	suffix bool
+	left   atomic.Int32 // requests that have not returned
+	done   chan struct{}
+	mu     sync.Mutex
+	err    error
 }
 
 // start begins reading s: up to the File's Concurrency requests in flight,
@@ -113,6 +116,11 @@ type fetch struct {
 // request costs no round trip). A request that cannot start because ctx
 // is done fails with ctx's error. The caller waits with wait.
 func (r *File) start(ctx context.Context, s span, inline bool) *fetch {
+	if b, ok := r.suffix.find(s.Start, s.End-s.Start); ok {
+		f := &fetch{span: s, buf: b, suffix: true, done: make(chan struct{})}
+		close(f.done)
+		return f
+	}
 	f := &fetch{span: s, buf: arrowmem.GetBytes(int(s.End - s.Start)), done: make(chan struct{})}
 	limit := r.Options.IO.RangeLimit
 	if inline {
@@ -274,7 +282,9 @@ func (r *File) readRanges(ctx context.Context, want []wanted, bufs *[][]byte) ([
 		return nil, err
 	}
 	for _, f := range fetches {
-		*bufs = append(*bufs, f.buf)
+		if !f.suffix {
+			*bufs = append(*bufs, f.buf)
+		}
 	}
 	for k, w := range want {
 		out[k] = fetches[of[k]].bytesOf(w.ByteRange)
@@ -286,7 +296,7 @@ func (r *File) readRanges(ctx context.Context, want []wanted, bufs *[][]byte) ([
 // returned back to the pool.
 func (r *File) putComplete(fetches []*fetch) {
 	for _, f := range fetches {
-		if f != nil && f.complete() {
+		if f != nil && !f.suffix && f.complete() {
 			arrowmem.PutBytes(f.buf)
 		}
 	}

@@ -28,7 +28,9 @@ type File struct {
 	requests chan struct{}
 	// indexes holds what fetchIndexes fetched for filtered reads.
 	indexes indexCache
-	closer  io.Closer // the file OpenFile opened, nil for Open
+	// suffix is the footer's first read, kept (index_round.go).
+	suffix suffixBytes
+	closer io.Closer // the file OpenFile opened, nil for Open
 	// mapped is the file when OpenFile mapped it (ReadOptions.MemoryMap),
 	// nil otherwise.
 	mapped *mapping
@@ -107,7 +109,7 @@ func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
 	rd := &File{raw: r, Options: opts, requests: make(chan struct{}, max(opts.IO.Concurrency, 1))}
 	rd.r = countedSource{r, &rd.io}
 	rd.used = usedSource{countedSource{r, &rd.io}}
-	tail, err := footer.ReadTailSize(rd.r, size, opts.IO.FooterReadSize)
+	tail, err := footer.ReadTailSize(&keepFirstRead{r: rd, size: size}, size, opts.IO.FooterReadSize)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +119,11 @@ func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
 		return nil, err
 	}
 	rd.Footer, rd.Crypt, rd.padChunks = ft, crypt, page.UnderstatesChunkSize(ft.Meta.CreatedBy.Or(""))
+	if crypt != nil {
+		// Encrypted modules are decrypted in place (the footer's already
+		// was): their bytes are never shared.
+		rd.suffix = suffixBytes{}
+	}
 	if rd.schema, rd.Cols, err = project(ft, &opts); err != nil {
 		return nil, err
 	}

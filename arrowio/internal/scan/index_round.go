@@ -52,6 +52,43 @@ type cachedRange struct {
 	data  []byte
 }
 
+// suffixBytes is the end of the file as the footer's first read got it
+// (FooterReadSize bytes, or the whole file when smaller), kept for the
+// File's life: the page indexes and bloom filters before the footer, and
+// all of a small file, are often in it, and need no request of their own.
+// Readers of its bytes must not change them; encrypted files, whose
+// modules decrypt in place, keep none.
+type suffixBytes struct {
+	start int64
+	data  []byte
+}
+
+// find returns the bytes [off, off+n) when the suffix holds them.
+func (s *suffixBytes) find(off, n int64) ([]byte, bool) {
+	if s.data == nil || off < s.start || off+n > s.start+int64(len(s.data)) {
+		return nil, false
+	}
+	return s.data[off-s.start : off-s.start+n : off-s.start+n], true
+}
+
+// keepFirstRead is the source footer.ReadTailSize reads through: it keeps
+// the buffer of the first read, the file's last bytes, in the File's
+// suffix when it is filled to the end of the file.
+type keepFirstRead struct {
+	r    *File
+	size int64
+	seen bool
+}
+
+func (k *keepFirstRead) ReadAt(p []byte, off int64) (int, error) {
+	n, err := k.r.r.ReadAt(p, off)
+	if !k.seen && n == len(p) && off+int64(n) == k.size {
+		k.r.suffix = suffixBytes{start: off, data: p}
+	}
+	k.seen = true
+	return n, err
+}
+
 // find returns the cached bytes [off, off+n), if one range holds them.
 func (c *indexCache) find(off, n int64) ([]byte, bool) {
 	c.mu.Lock()
@@ -85,6 +122,10 @@ func (s indexSource) ReadAt(p []byte, off int64) (int, error) {
 	if b, ok := s.r.indexes.find(off, int64(len(p))); ok {
 		return copy(p, b), nil
 	}
+	if b, ok := s.r.suffix.find(off, int64(len(p))); ok {
+		s.r.io.used.Add(int64(len(p)))
+		return copy(p, b), nil
+	}
 	return s.r.used.ReadAt(p, off)
 }
 
@@ -111,7 +152,8 @@ func (r *File) fetchIndexes(ctx context.Context, groups []int) (func(), error) {
 		if end <= start || total+end-start > r.Options.IO.PrefetchBytes {
 			return
 		}
-		if _, ok := r.indexes.find(start, end-start); !ok {
+		_, cached := r.indexes.find(start, end-start)
+		if _, ok := r.suffix.find(start, end-start); !ok && !cached {
 			total += end - start
 			want = append(want, wanted{pageindex.ByteRange{Start: start, End: end}, column})
 		}

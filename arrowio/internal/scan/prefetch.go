@@ -81,6 +81,9 @@ func (pf *prefetcher) run() {
 			spans, pg.of = planSpans(named(pg.lg.spans, pg.lg.leaves), r.Options.IO.HoleLimit)
 			for _, s := range spans {
 				n := s.End - s.Start
+				if _, ok := r.suffix.find(s.Start, n); ok {
+					n = 0 // held by the File already
+				}
 				if !pf.hold(n, pg.held) {
 					pg.err = pf.ctx.Err()
 					break
@@ -160,7 +163,9 @@ func (pf *prefetcher) open(pos int) (*Group, error) {
 	}
 	g := &Group{index: pg.gi, Rows: lg.rows, schema: r.schema}
 	for _, f := range pg.fetches {
-		g.Buffers = append(g.Buffers, f.buf)
+		if !f.suffix {
+			g.Buffers = append(g.Buffers, f.buf)
+		}
 	}
 	held := pg.held
 	g.done = func() { pf.release(held) }
