@@ -160,6 +160,9 @@ func BenchmarkWriter(b *testing.B) {
 					if err := w.Write(r); err != nil {
 						return err
 					}
+					if err := w.Flush(); err != nil { // a row group per batch, as pqarrow's Write
+						return err
+					}
 				}
 				return w.Close()
 			}},

@@ -21,6 +21,8 @@
 // ones split, several requests in flight, fetched ahead of decoding within
 // IOOptions.PrefetchBytes) -> colread reader -> arrow.Array -> record
 // batch.
-// Write: record batch -> one colwrite.Writer per leaf -> row group ->
-// page indexes, bloom filters and footer at Close.
+// Write: record batch -> one colwrite.Writer per leaf, whose chunk stays
+// open across batches -> row group written at MaxRowGroupRows,
+// MaxRowGroupBytes (encoded bytes) or Flush -> page indexes, bloom
+// filters and footer at Close, with Metadata and Metrics after it.
 package arrowio

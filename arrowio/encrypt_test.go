@@ -128,10 +128,16 @@ func encModes(alg encrypt.Algorithm, keyLen int) []encMode {
 	return out
 }
 
-// readDecrypted reads buf with quiver and cfg, in batches of 700 rows.
+// int96Millis reads INT96 timestamps in milliseconds: the corpus's
+// encrypted files hold INT96 values from about 4713 BC, which nanoseconds
+// and microseconds cannot hold.
+var int96Millis = arrowio.SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}}
+
+// readDecrypted reads buf with quiver and cfg, in batches of 700 rows,
+// INT96 timestamps in milliseconds.
 func readDecrypted(t testing.TB, buf []byte, cfg *encrypt.DecryptionConfig, mem memory.Allocator) arrow.Table {
 	t.Helper()
-	tbl, err := readAllBytes(buf, arrowio.ReadOptions{Decryption: cfg, Allocator: mem, BatchSize: 700})
+	tbl, err := readAllBytes(buf, arrowio.ReadOptions{Decryption: cfg, Allocator: mem, BatchSize: 700, Mapping: int96Millis})
 	if err != nil {
 		t.Fatalf("quiver cannot read the file: %v", err)
 	}
@@ -361,7 +367,7 @@ func unauthenticated(t *testing.T, img []byte, cfg *encrypt.DecryptionConfig) []
 // checks each result: an error, the original data, or, for bytes outside
 // the authenticated modules, anything but a panic.
 func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, stride int) (errs, same, open int) {
-	want, err := readAllBytes(bytes.Clone(img), arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1})
+	want, err := readAllBytes(bytes.Clone(img), arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1, Mapping: int96Millis})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +377,7 @@ func flipBytes(t *testing.T, img []byte, cfg func() *encrypt.DecryptionConfig, s
 	for at := 0; at < len(img); at += stride {
 		copy(buf, img)
 		buf[at] ^= 0x04
-		got, err := readAllBytes(buf, arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1})
+		got, err := readAllBytes(buf, arrowio.ReadOptions{Decryption: cfg(), Parallelism: 1, Mapping: int96Millis})
 		if err != nil {
 			errs++
 			continue

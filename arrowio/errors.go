@@ -10,6 +10,11 @@ var (
 	// ErrUnsupported reports a valid file using a feature Quiver does not
 	// implement (for example the LZO codec).
 	ErrUnsupported = errs.ErrUnsupported
+	// ErrOutOfRange reports a valid stored value that the Arrow type it
+	// is read as cannot hold: an INT96 timestamp outside the years 1677
+	// to 2262 read in nanoseconds (SchemaOptions.Int96 picks a coarser
+	// unit). The read fails rather than return a wrapped-around value.
+	ErrOutOfRange = errs.ErrOutOfRange
 )
 
 // CorruptError locates a failure inside a file: the byte offset, row group,

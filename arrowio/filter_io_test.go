@@ -185,7 +185,8 @@ func TestAbsentKeyReadsNoPages(t *testing.T) {
 func TestDictionaryPrunesRowGroup(t *testing.T) {
 	const rows = 60000
 	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}, {Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{Compression: footer.CodecSnappy}, 2, func(b int) arrow.RecordBatch {
+	opts := arrowio.WriteOptions{Compression: footer.CodecSnappy, MaxRowGroupRows: rows} // a row group per batch
+	path := arrowiotest.WriteTempFile(t, schema, opts, 2, func(b int) arrow.RecordBatch {
 		rng := rand.New(rand.NewPCG(uint64(b), 9))
 		sb := array.NewStringBuilder(memory.DefaultAllocator)
 		nb := array.NewInt64Builder(memory.DefaultAllocator)
@@ -322,5 +323,54 @@ func TestFilteredReadBoundsGoroutines(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFilterHoldingForRowGroupSkipsItsColumns filters a file of row
+// groups by id < the first id of its second half, projecting v alone: the
+// statistics of the first half's groups say every row passes, so they are
+// read as without a filter (their id chunks never read), and the others
+// are skipped, so the read covers little more than v's chunks there.
+func TestFilterHoldingForRowGroupSkipsItsColumns(t *testing.T) {
+	const rows = 400_000
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.PrimitiveTypes.Float64}}, nil)
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{MaxRowGroupRows: rows / 2, DisableDictionary: true}, 4, func(b int) arrow.RecordBatch {
+		ib, vb := array.NewInt64Builder(memory.DefaultAllocator), array.NewFloat64Builder(memory.DefaultAllocator)
+		defer ib.Release()
+		defer vb.Release()
+		for i := range rows / 4 {
+			id := int64(b*rows/4 + i)
+			ib.Append(id)
+			vb.Append(float64(id) / 2)
+		}
+		return array.NewRecordBatch(schema, []arrow.Array{ib.NewArray(), vb.NewArray()}, rows/4)
+	})
+	r, cr, size := openCounting(t, path, arrowio.ReadOptions{Columns: []string{"v"}, Filter: pageindex.Less("id", pageindex.Int(rows/2))})
+	defer r.Close()
+	rr, err := r.RecordReader(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	n := 0
+	for rr.Next() {
+		for _, v := range rr.RecordBatch().Column(0).(*array.Float64).Float64Values() {
+			if v != float64(n)/2 {
+				t.Fatalf("row %d: v = %v", n, v)
+			}
+			n++
+		}
+	}
+	if err := rr.Err(); err != nil || n != rows/2 {
+		t.Fatalf("%d rows, %v; want %d", n, err, rows/2)
+	}
+	var vChunks, first int64 // v's chunks in the row groups that pass whole
+	for _, rg := range r.Metadata().RowGroups {
+		if first += rg.NumRows; first <= rows/2 {
+			vChunks += rg.Columns[1].MetaData.TotalCompressedSize
+		}
+	}
+	if cr.Bytes > vChunks+size/20 {
+		t.Errorf("read %d bytes of %d; v's chunks in the first half are %d", cr.Bytes, size, vChunks)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/scan"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
+	"github.com/quiverio/quiver/internal/tri"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -235,48 +236,45 @@ func compareAny(a, b any) int {
 	return map[bool]int{true: -1, false: 0}[as < bs] + map[bool]int{true: 1, false: 0}[as > bs]
 }
 
-func (p *tpred) eval(r *filterRow) bool {
+// eval evaluates p on r in SQL's three-valued logic.
+func (p *tpred) eval(r *filterRow) tri.Value {
 	switch p.kind {
-	case "and":
+	case "and", "or":
+		out := tri.Known(p.kind == "and")
 		for _, k := range p.kids {
-			if !k.eval(r) {
-				return false
+			if p.kind == "and" {
+				out = min(out, k.eval(r))
+			} else {
+				out = max(out, k.eval(r))
 			}
 		}
-		return true
-	case "or":
-		for _, k := range p.kids {
-			if k.eval(r) {
-				return true
-			}
-		}
-		return false
+		return out
 	case "not":
-		return !p.kids[0].eval(r)
+		return tri.Not(p.kids[0].eval(r))
 	}
 	v := r.value(p.col)
 	switch p.kind {
 	case "null":
-		return v == nil
+		return tri.Known(v == nil)
 	case "notnull":
-		return v != nil
+		return tri.Known(v != nil)
 	}
 	if v == nil {
-		return false
+		return tri.Unknown
 	}
 	switch p.kind {
 	case "prefix":
 		s := v.(string)
-		return len(s) >= len(p.vals[0].(string)) && s[:len(p.vals[0].(string))] == p.vals[0].(string)
+		return tri.Known(len(s) >= len(p.vals[0].(string)) && s[:len(p.vals[0].(string))] == p.vals[0].(string))
 	case "in":
 		for _, w := range p.vals {
 			if compareAny(v, w) == 0 {
-				return true
+				return tri.True
 			}
 		}
-		return false
+		return tri.False
 	}
-	return opHolds(p.op, compareAny(v, p.vals[0]))
+	return tri.Known(opHolds(p.op, compareAny(v, p.vals[0])))
 }
 
 // writeArrowGo writes rows with pqarrow: small pages, page index and bloom
@@ -328,7 +326,7 @@ func TestFilterMatchesBruteForce(t *testing.T) {
 			p := tp.build()
 			var want []int64
 			for i := range rows {
-				if tp.eval(&rows[i]) {
+				if tp.eval(&rows[i]) == tri.True {
 					want = append(want, rows[i].id)
 				}
 			}

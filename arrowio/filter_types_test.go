@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
+	"github.com/quiverio/quiver/internal/tri"
 
 	"github.com/quiverio/quiver/arrowio"
 
@@ -151,24 +152,25 @@ func compareTypedFilter(a, b any, inf int) int {
 }
 
 // randomTypedFilter returns a random predicate on cols and its brute
-// force over rows (one value per column, nil for null).
-func randomTypedFilter(rng *rand.Rand, cols []typedFilterCol, depth int) (pageindex.Predicate, func(row []any) bool) {
+// force over rows (one value per column, nil for null), in SQL's
+// three-valued logic.
+func randomTypedFilter(rng *rand.Rand, cols []typedFilterCol, depth int) (pageindex.Predicate, func(row []any) tri.Value) {
 	if depth > 0 && rng.IntN(3) == 0 {
 		p, f := randomTypedFilter(rng, cols, depth-1)
 		q, g := randomTypedFilter(rng, cols, depth-1)
 		switch rng.IntN(3) {
 		case 0:
-			return pageindex.And(p, q), func(r []any) bool { return f(r) && g(r) }
+			return pageindex.And(p, q), func(r []any) tri.Value { return min(f(r), g(r)) }
 		case 1:
-			return pageindex.Or(p, q), func(r []any) bool { return f(r) || g(r) }
+			return pageindex.Or(p, q), func(r []any) tri.Value { return max(f(r), g(r)) }
 		}
-		return pageindex.Not(p), func(r []any) bool { return !f(r) }
+		return pageindex.Not(p), func(r []any) tri.Value { return tri.Not(f(r)) }
 	}
 	ci := 1 + rng.IntN(len(cols)-1)
 	c := cols[ci]
 	switch rng.IntN(6) {
 	case 0:
-		return pageindex.IsNull(c.name), func(r []any) bool { return r[ci] == nil }
+		return pageindex.IsNull(c.name), func(r []any) tri.Value { return tri.Known(r[ci] == nil) }
 	case 1:
 		var lits []pageindex.Literal
 		var vals []any
@@ -177,13 +179,16 @@ func randomTypedFilter(rng *rand.Rand, cols []typedFilterCol, depth int) (pagein
 			l, v, inf := typedFilterLiteral(rng, c)
 			lits, vals, infs = append(lits, l), append(vals, v), append(infs, inf)
 		}
-		return pageindex.In(c.name, lits...), func(r []any) bool {
+		return pageindex.In(c.name, lits...), func(r []any) tri.Value {
+			if r[ci] == nil {
+				return tri.Unknown
+			}
 			for i, v := range vals {
-				if r[ci] != nil && compareTypedFilter(r[ci], v, infs[i]) == 0 {
-					return true
+				if compareTypedFilter(r[ci], v, infs[i]) == 0 {
+					return tri.True
 				}
 			}
-			return false
+			return tri.False
 		}
 	}
 	op := pageindex.Op(1 + rng.IntN(6))
@@ -191,11 +196,11 @@ func randomTypedFilter(rng *rand.Rand, cols []typedFilterCol, depth int) (pagein
 		op = pageindex.Op(1 + rng.IntN(2))
 	}
 	l, v, inf := typedFilterLiteral(rng, c)
-	return pageindex.Compare(c.name, op, l), func(r []any) bool {
+	return pageindex.Compare(c.name, op, l), func(r []any) tri.Value {
 		if r[ci] == nil {
-			return false
+			return tri.Unknown
 		}
-		return opHolds(op, compareTypedFilter(r[ci], v, inf))
+		return tri.Known(opHolds(op, compareTypedFilter(r[ci], v, inf)))
 	}
 }
 
@@ -273,7 +278,7 @@ func TestFilterTypedColumns(t *testing.T) {
 			p, holds := randomTypedFilter(rng, cols, 3)
 			var want []int64
 			for r := range rows {
-				if holds(rows[r]) {
+				if holds(rows[r]) == tri.True {
 					want = append(want, int64(r))
 				}
 			}
@@ -339,7 +344,11 @@ func TestFilterCorpusTypedColumns(t *testing.T) {
 	for _, f := range []struct{ name, col string }{
 		{"int32_decimal.parquet", "value"}, {"int64_decimal.parquet", "value"}, {"fixed_length_decimal.parquet", "value"},
 		{"fixed_length_decimal_legacy.parquet", "value"}, {"byte_array_decimal.parquet", "value"},
-		{"float16_nonzeros_and_nans.parquet", "x"}, {"float16_zeros_and_nans.parquet", "x"}, {"int96_from_spark.parquet", "a"},
+		{"float16_nonzeros_and_nans.parquet", "x"}, {"float16_zeros_and_nans.parquet", "x"},
+		// int96_from_spark.parquet is not here: predicates bind INT96 in
+		// nanoseconds, which cannot hold two of its values (reading it
+		// that way is an error: TestInt96FromSparkCorpus); TestFilterInt96Unit
+		// filters INT96 columns.
 	} {
 		buf := readCorpus(t, f.name)
 		all := filteredRows(t, buf, arrowio.ReadOptions{})
@@ -532,7 +541,7 @@ func TestFilterByteArrayDecimal(t *testing.T) {
 			p, holds := randomTypedFilter(rng, cols, 2)
 			var want []int64
 			for r := range rows {
-				if holds(rows[r]) {
+				if holds(rows[r]) == tri.True {
 					want = append(want, int64(r))
 				}
 			}

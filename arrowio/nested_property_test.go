@@ -99,8 +99,9 @@ func randNestedCase(t *testing.T, mem memory.Allocator, c int) nestedCase {
 // pqarrowWritable returns f with the nulls pqarrow's writer rejects taken
 // out: it refuses a null fixed-size list (a null list must be empty, and
 // a fixed-size list's slot never is), so fixed-size lists, and the structs
-// whose nulls would make theirs null, are made non-nullable. fixed reports
-// whether f's slots hold a fixed-size list's.
+// whose nulls would make theirs null, are made non-nullable; and it writes
+// no string or binary views, which become string and binary. fixed
+// reports whether f's slots hold a fixed-size list's.
 func pqarrowWritable(f arrow.Field) (out arrow.Field, fixed bool) {
 	switch t := f.Type.(type) {
 	case *arrow.FixedSizeListType:
@@ -126,6 +127,10 @@ func pqarrowWritable(f arrow.Field) (out arrow.Field, fixed bool) {
 	case *arrow.LargeListType:
 		e, _ := pqarrowWritable(t.ElemField())
 		f.Type = arrow.LargeListOfField(e)
+	case *arrow.StringViewType: // pqarrow writes no views
+		f.Type = arrow.BinaryTypes.String
+	case *arrow.BinaryViewType:
+		f.Type = arrow.BinaryTypes.Binary
 	}
 	return f, false
 }

@@ -100,6 +100,12 @@ func TestNestedWriteRoundTrip(t *testing.T) {
 			for i := range int(tbl.NumCols()) {
 				// pqarrow adds field ids to the fields: compare by value.
 				g, ok := asTypeOf(tbl.Column(i).Data(), rec.Column(i).DataType())
+				if !ok && holds(rec.Column(i).DataType(), arrow.STRING_VIEW, arrow.BINARY_VIEW) {
+					// pqarrow reads string and binary views back as
+					// string and binary, which print the same.
+					g, ok = tbl.Column(i).Data(), true
+					g.Retain()
+				}
 				if !ok {
 					t.Errorf("pqarrow: column %d: type %s, wrote %s", i, tbl.Column(i).DataType(), rec.Column(i).DataType())
 					continue

@@ -101,14 +101,17 @@ type ReadOptions struct {
 	// mmap read with ReadAt as without it.
 	MemoryMap bool
 	// Filter, when set, returns only the rows that satisfy it: row groups
-	// its columns' statistics or bloom filters rule out are skipped, the
-	// ColumnIndex narrows the rest to the pages that may match, only those
-	// pages are read (by the OffsetIndex) for every projected column, and
-	// the predicate is evaluated on every remaining row. Filter columns
-	// are leaves with no repeated field on their path (top-level fields or
-	// fields of structs, as "a.b"), of any type pageindex.Bind takes
-	// (DECIMAL, FLOAT16, INTERVAL and INT96 included; INT96 only with
-	// Mapping.Int96 unset or in nanoseconds); they need not be projected.
+	// its columns' statistics or bloom filters rule out are skipped, those
+	// whose statistics say every row satisfies it are read as without a
+	// filter, the ColumnIndex narrows the rest to the pages that may
+	// match, only those pages are read (by the OffsetIndex) for every
+	// projected column, and the predicate is evaluated on every remaining
+	// row. Logic is SQL's three-valued one (see pageindex.Predicate).
+	// Filter columns are leaves with no repeated field on their path
+	// (top-level fields or fields of structs, as "a.b"), of any type
+	// pageindex.Bind takes (DECIMAL, FLOAT16, INTERVAL and INT96 included;
+	// INT96 only with Mapping.Int96 unset or in nanoseconds); they need
+	// not be projected.
 	Filter pageindex.Predicate
 	// IO tunes how the reader asks its source for bytes: how much of the
 	// end of the file it reads first, which byte ranges it merges or

@@ -89,13 +89,20 @@ func (r *Reader) NumRowGroups() int { return r.f.NumRowGroups() }
 func (r *Reader) Close() error { return r.f.Close() }
 
 // ReadRowGroup reads the projected columns of row group i into one record
-// batch, which the caller releases.
+// batch, which the caller releases. A row group whose strings or binary
+// values total more than int32 offsets address (2 GiB in one column)
+// cannot be one batch of string or binary arrays: read it with
+// RecordReader or ReadTable, which cut it into batches that fit, or as
+// large strings (SchemaOptions.Strings).
 func (r *Reader) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, error) {
 	return r.f.ReadRowGroup(ctx, i)
 }
 
 // RecordReader returns a reader of the selected row groups in batches of
-// at most BatchSize rows; a batch never spans two row groups. With
+// at most BatchSize rows; a batch never spans two row groups, and holds
+// fewer rows when a row group's string or binary values would otherwise
+// pass the int32 offsets of one array (each batch then takes its share of
+// the column chunk's bytes). With
 // Parallelism above 1 the next row group's bytes are fetched while the
 // current one decodes, and columns decode concurrently.
 //
@@ -107,7 +114,9 @@ func (r *Reader) RecordReader(ctx context.Context) (array.RecordReader, error) {
 }
 
 // ReadTable reads the selected row groups into a table whose columns are
-// chunked by row group. The caller releases it.
+// chunked by row group (a row group whose string or binary values pass
+// int32 offsets in several chunks, as RecordReader cuts it). The caller
+// releases it.
 //
 // With Parallelism above 1, row groups decode concurrently (each on one
 // goroutine, filtered or not) when there are several, and the columns of a

@@ -99,7 +99,10 @@ var knownDifferences = map[string]typeDifference{}
 // independent of quiver instead.
 type pqarrowGap struct {
 	err, why string
-	check    func(t *testing.T, root string, got arrow.Table)
+	// mapping is how quiver reads the file for check; zero for the
+	// defaults.
+	mapping arrowio.SchemaOptions
+	check   func(t *testing.T, root string, got arrow.Table)
 }
 
 // pqarrowUnreadable lists every corpus file with flat columns that pqarrow
@@ -130,9 +133,11 @@ var pqarrowUnreadable = map[string]pqarrowGap{
 	},
 	"data/int96_from_spark.parquet": {
 		err: "INT96 timestamp is outside the Arrow nanosecond range",
-		why: "two of its INT96 values lie outside the int64-nanosecond span; pqarrow refuses them, quiver wraps them in int64 " +
-			"(SchemaOptions.Int96); checked against the README's values, and row 5 against its stored fields (see sparkInt96Want)",
-		check: checkInt96FromSparkNanos,
+		why: "two of its INT96 values lie outside the int64-nanosecond span; pqarrow and quiver's default both refuse them " +
+			"(TestInt96FromSparkCorpus checks quiver's error); read in milliseconds (SchemaOptions.Int96), where every " +
+			"value fits, and checked against the README's values and row 5 against its stored fields (see sparkInt96Want)",
+		mapping: arrowio.SchemaOptions{Int96: sparkInt96Fits},
+		check:   checkInt96FromSparkMillis,
 	},
 	"data/unknown-logical-type.parquet": {
 		err: "invalid logical type",
@@ -202,7 +207,7 @@ func TestCorpusMatchesPqarrow(t *testing.T) {
 				t.Logf("pqarrow cannot read it: %s", gap.why)
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
-				got := readCorpusTable(t, rel, arrowio.ReadOptions{Columns: flat, Allocator: mem})
+				got := readCorpusTable(t, rel, arrowio.ReadOptions{Columns: flat, Allocator: mem, Mapping: gap.mapping})
 				defer got.Release()
 				gap.check(t, root, got)
 				checked++
@@ -636,12 +641,16 @@ func compareIfPqarrowReads(t *testing.T, rel string) {
 // sparkInt96Micros are the timestamps of int96_from_spark.parquet's column
 // a as the corpus README gives them, in microseconds since the epoch; row
 // sparkInt96Null is null (its 0 stands for nothing). Row 2 (9999-12-31)
-// lies outside the span of int64 nanoseconds; so does row 5, which the
-// README's value does not describe as quiver reads it (see
-// sparkInt96Row5Day).
+// lies outside the span of int64 nanoseconds; row 5 outside that of int64
+// microseconds too, and the README's value does not describe it as quiver
+// reads it (see sparkInt96Row5Day).
 var sparkInt96Micros = []int64{1704141296123456, 1704070800000000, 253402225200000000, 1735599600000000, 0, 9089380393200000000}
 
 const sparkInt96Null = 4
+
+// sparkInt96Fits is a unit of int96_from_spark.parquet in which every
+// stored value fits: milliseconds, and seconds.
+var sparkInt96Fits = &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}
 
 // Row 5 of int96_from_spark.parquet as stored: Spark computed its Julian
 // day from 9089380393200000000 µs (a date in the year 290,000) in int64
@@ -650,8 +659,8 @@ const sparkInt96Null = 4
 // what Spark and arrow-rs get back by reading the day as a signed int32 and
 // wrapping around in int64 microseconds (TestInt96FromSparkCorpus checks
 // that). quiver, like arrow-go and Arrow C++, reads the day as unsigned,
-// so the row reads as day 4189105064 converted as SchemaOptions.Int96
-// documents: exactly in seconds, wrapped in int64 in finer units.
+// a day in the year 11 million, which int64 holds in milliseconds and
+// seconds only.
 const (
 	// julianUnixEpoch is the Julian day number of 1970-01-01, day 0 of
 	// Unix time, from which INT96 timestamps count their days.
@@ -662,19 +671,14 @@ const (
 )
 
 // sparkInt96Want is the value quiver must read for row of
-// int96_from_spark.parquet in unit: the README's, converted (wrapped
-// around in int64 nanoseconds for row 2), for every row but 5, and for row
-// 5 the stored day and time converted as SchemaOptions.Int96 documents.
+// int96_from_spark.parquet in unit, milliseconds or seconds: the README's,
+// converted, for every row but 5, and for row 5 the stored day and time.
 func sparkInt96Want(row int, unit arrow.TimeUnit) int64 {
 	perSecond := int64(time.Second / unit.Multiplier())
 	if row == 5 {
 		return (int64(sparkInt96Row5Day)-julianUnixEpoch)*86_400*perSecond + sparkInt96Row5Nanos/(1_000_000_000/perSecond)
 	}
-	m := sparkInt96Micros[row]
-	if perSecond >= 1_000_000 {
-		return m * (perSecond / 1_000_000) // int64 wraps for row 2 in nanoseconds
-	}
-	return m / (1_000_000 / perSecond)
+	return sparkInt96Micros[row] / (1_000_000 / perSecond)
 }
 
 // checkSparkInt96 checks that column a of got has type want and holds
@@ -695,26 +699,48 @@ func checkSparkInt96(t *testing.T, got arrow.Table, want *arrow.TimestampType) {
 	}
 }
 
-// checkInt96FromSparkNanos checks quiver's default read of
-// int96_from_spark.parquet: timestamp[ns, tz=UTC], holding the README's
-// values with those outside the nanosecond span wrapped around in int64
-// (see sparkInt96Want).
-func checkInt96FromSparkNanos(t *testing.T, _ string, got arrow.Table) {
+// checkInt96FromSparkMillis checks quiver's read of int96_from_spark.parquet
+// in sparkInt96Fits.
+func checkInt96FromSparkMillis(t *testing.T, _ string, got arrow.Table) {
 	t.Helper()
-	checkSparkInt96(t, got, &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"})
+	checkSparkInt96(t, got, sparkInt96Fits)
 }
 
 // TestInt96FromSparkCorpus reads int96_from_spark.parquet, Spark INT96
-// timestamps two of which lie outside the int64-nanosecond span, in every
-// timestamp unit SchemaOptions.Int96 takes, and checks the values against
-// the README (see sparkInt96Want). It checks the README and row 5's stored
-// fields against arrow-go's own decoding of the raw INT96 values, and
-// that arrow-go refuses exactly the two outliers in nanoseconds (the
-// reason pqarrow cannot read the file).
+// timestamps two of which lie outside the int64-nanosecond span and one
+// outside the microsecond span too. By default (nanoseconds) and in
+// microseconds the read fails with ErrOutOfRange naming the column and the
+// first value that does not fit, never returning a wrapped-around date; in
+// milliseconds and seconds it gives the README's values (see
+// sparkInt96Want). It checks the README and row 5's stored fields against
+// arrow-go's own decoding of the raw INT96 values, and that arrow-go
+// refuses exactly the two outliers in nanoseconds (the reason pqarrow
+// cannot read the file).
 func TestInt96FromSparkCorpus(t *testing.T) {
 	const rel = "data/int96_from_spark.parquet"
-	checkInt96FromSparkNanos(t, rel, readCorpusTable(t, rel, arrowio.ReadOptions{}))
-	for _, unit := range []arrow.TimeUnit{arrow.Second, arrow.Millisecond, arrow.Microsecond, arrow.Nanosecond} {
+	path := filepath.Join(corpus.Dir(t), rel)
+	for _, c := range []struct {
+		mapping arrowio.SchemaOptions
+		first   string // the date of the first value that does not fit
+	}{
+		{arrowio.SchemaOptions{}, "9999-12-31T03:00:00Z"},
+		{arrowio.SchemaOptions{Int96: &arrow.TimestampType{Unit: arrow.Microsecond}}, "11464668-"},
+	} {
+		rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Mapping: c.mapping})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := rd.ReadTable(context.Background())
+		if err == nil {
+			tbl.Release()
+		}
+		rd.Close()
+		if !errors.Is(err, arrowio.ErrOutOfRange) || !strings.Contains(err.Error(), `column "a"`) ||
+			!strings.Contains(err.Error(), c.first) || !strings.Contains(err.Error(), "SchemaOptions.Int96") {
+			t.Errorf("Int96 %v: got %v, want ErrOutOfRange naming column a, %s and the option", c.mapping.Int96, err, c.first)
+		}
+	}
+	for _, unit := range []arrow.TimeUnit{arrow.Second, arrow.Millisecond} {
 		typ := &arrow.TimestampType{Unit: unit, TimeZone: "UTC"}
 		checkSparkInt96(t, readCorpusTable(t, rel, arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Int96: typ}}), typ)
 	}

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
@@ -15,6 +19,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/corpus"
 )
 
 // valueStrings renders every slot of a (possibly dictionary) array, so
@@ -194,4 +199,76 @@ func TestReadStringViews(t *testing.T) {
 			t.Errorf("invalid string_view array: %v", err)
 		}
 	}
+}
+
+// TestStringLayoutsReadAlike reads every corpus file whose default read
+// succeeds (up to 4 MB, and leaving out the heavy one) with the large and
+// the view string layouts as well, and checks that each column, nested
+// strings in lists, maps and structs included, holds the same values in
+// all three (as JSON, which spells the layouts alike), and that the arrays
+// that can validate themselves are valid.
+func TestStringLayoutsReadAlike(t *testing.T) {
+	root := corpus.Dir(t)
+	checked := 0
+	for _, rel := range corpus.Files(t) {
+		path := filepath.Join(root, rel)
+		if st, err := os.Stat(path); err != nil || st.Size() > 4<<20 || strings.Contains(rel, "large_string_map") {
+			continue
+		}
+		read := func(layout arrowio.StringLayout) (arrow.Table, error) {
+			rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{Mapping: arrowio.SchemaOptions{Strings: layout}})
+			if err != nil {
+				return nil, err
+			}
+			defer rd.Close()
+			return rd.ReadTable(context.Background())
+		}
+		plain, err := read(arrowio.StringsDefault)
+		if err != nil {
+			continue // the corpus tests check why
+		}
+		want := tableJSON(t, plain)
+		plain.Release()
+		for _, layout := range []arrowio.StringLayout{arrowio.StringsLarge, arrowio.StringsView} {
+			got, err := read(layout)
+			if err != nil {
+				t.Errorf("%s, layout %d: %v", rel, layout, err)
+				continue
+			}
+			for i := range int(got.NumCols()) {
+				for _, ch := range got.Column(i).Data().Chunks() {
+					if v, ok := ch.(interface{ ValidateFull() error }); !ok {
+					} else if err := v.ValidateFull(); err != nil {
+						t.Errorf("%s, layout %d, column %s: %v", rel, layout, got.Schema().Field(i).Name, err)
+					}
+				}
+			}
+			if g := tableJSON(t, got); !slices.Equal(g, want) {
+				t.Errorf("%s, layout %d: values differ from the default layout's", rel, layout)
+			}
+			got.Release()
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("compared %d corpus files, expected over 100", checked)
+	}
+}
+
+// tableJSON returns each column of tbl as JSON.
+func tableJSON(t *testing.T, tbl arrow.Table) []string {
+	t.Helper()
+	var out []string
+	for i := range int(tbl.NumCols()) {
+		var b strings.Builder
+		for _, ch := range tbl.Column(i).Data().Chunks() {
+			js, err := ch.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(js)
+		}
+		out = append(out, b.String())
+	}
+	return out
 }

@@ -64,8 +64,15 @@ var ErrUnknownColumn = schema.ErrUnknownColumn
 //     the element (rule 3; pqarrow takes the child).
 //   - A MAP whose key is optional reads as a map; a null key is corrupt
 //     (pqarrow and Arrow C++ refuse the file).
-//   - GEOMETRY, GEOGRAPHY and FILE read as their storage, with the
-//     annotation in the PARQUET:logical_type field metadata.
+//   - GEOMETRY and GEOGRAPHY read as the geoarrow.wkb extension type
+//     (package geoarrow) over binary of the SchemaOptions layout, with
+//     the CRS and edges in its metadata, as Arrow C++ reads them
+//     (pqarrow reads plain binary: no registered type converts them
+//     through its ExtensionCustomArrowReadType hook). A GEOGRAPHY of an
+//     unknown edge algorithm, and FILE, read as their storage with the
+//     annotation in the PARQUET:logical_type field metadata. A
+//     geoarrow.wkb type in ARROW:schema is restored only onto GEOMETRY
+//     and GEOGRAPHY columns.
 //   - VARIANT: see below for what reading checks and accepts beyond
 //     pqarrow.
 //   - ARROW:schema also restores string_view, binary_view, list_view,

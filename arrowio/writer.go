@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/quiverio/quiver/arrowio/internal/colwrite"
 
@@ -38,15 +36,21 @@ var (
 	ErrSchemaMismatch = errors.New("arrowio: record batch schema differs from the writer's")
 )
 
-// Writer writes Arrow record batches as the row groups of a Parquet file:
-// each batch becomes one row group, or several when it has more rows than
-// the row-group limits allow.
+// Writer writes Arrow record batches as the row groups of a Parquet file.
+// Rows fill the current row group, whatever the batches that bring them:
+// each column's pages are encoded and compressed as they fill (the Writer
+// keeps no reference to a batch after Write returns), and the row group
+// is written out once it holds [WriteOptions.MaxRowGroupRows] rows or its
+// encoded, compressed size reaches [WriteOptions.MaxRowGroupBytes], or
+// on [Writer.Flush] or [Writer.Close]. The size is checked at row counts
+// the row group's own contents decide, so the same rows make the same row
+// groups (and the same bytes) whether they come in one batch or in many.
 //
 // The column chunks of a row group are encoded in memory (concurrently,
 // see [WriteOptions.Parallelism]) and then written to the io.Writer in
-// column order, so peak memory is about one row group's encoded size and
-// the bytes written do not depend on the parallelism. The Writer keeps no
-// reference to a batch after Write returns.
+// column order, so peak memory is about one row group's encoded size plus
+// a page being filled per column, and the bytes written do not depend on
+// the parallelism.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
@@ -59,12 +63,17 @@ type Writer struct {
 	nested    []*colwrite.NestedFieldWriter // the nested fields (nested_write.go)
 	leafField []int                         // the schema field of each column writer
 	comps     []codec.Compressor            // one per encoding goroutine
+	scratch   []colwrite.PageScratch        // one per encoding goroutine
+	sorting   []footer.SortingColumn        // each row group's sorting_columns
 	offset    int64
 	numRows   int64
 	rowGroups []footer.RowGroup
+	rg        rowGroupState             // the row group being filled (writer_rowgroup.go)
+	metrics   []leafMetrics             // per column, over the row groups written (writer_metrics.go)
+	meta      *footer.FileMetaData      // the footer, once Close wrote it
 	enc       *encrypt.FileEncryptor    // nil when the file is not encrypted
 	modules   [][]colwrite.ChunkModules // per row group and column: page indexes and bloom filters for Close
-	err       error                     // the first error of the io.Writer: later calls return it
+	err       error                     // the first error that leaves the file unfinishable: later calls return it
 	closed    bool
 }
 
@@ -77,12 +86,17 @@ type Writer struct {
 // by the levels package. arrow-go's extensions.VariantType becomes a
 // VARIANT group of its storage (metadata, value and, when shredded,
 // typed_value), as pqarrow writes it; a typed_value of a type
-// VariantShredding.md does not allow is an error. A field whose type Parquet cannot hold, invalid
+// VariantShredding.md does not allow is an error. The geoarrow.wkb type
+// (package geoarrow) becomes a GEOMETRY, or with edges a GEOGRAPHY, with
+// its CRS, and its column chunks get GeospatialStatistics; a value that is
+// not WKB fails Write naming the column and row. A field whose type
+// Parquet cannot hold, invalid
 // options (a codec Quiver cannot write, a level outside the codec's range,
-// an encoding that does not suit a column, a Columns key naming no leaf, a
-// KeyValueMetadata entry for ARROW:schema) are errors wrapping
-// [ErrUnsupported]; an unusable Encryption configuration is an error
-// wrapping encrypt.ErrConfig; an error from w is returned as it is.
+// an encoding that does not suit a column, a Columns or SortingColumns
+// entry naming no leaf, a KeyValueMetadata entry for ARROW:schema) are
+// errors wrapping [ErrUnsupported]; an unusable Encryption configuration
+// is an error wrapping encrypt.ErrConfig; an error from w is returned as
+// it is.
 func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error) {
 	ws, err := schema.FromArrow(s)
 	if err != nil {
@@ -102,7 +116,11 @@ func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error)
 			return nil, fmt.Errorf("%w: WriteOptions.Columns names %q, which is not a leaf column", errs.ErrUnsupported, path)
 		}
 	}
-	wr := &Writer{w: w, schema: s, opts: opts, ws: ws, tree: tree}
+	sorting, err := sortingColumns(tree, opts.SortingColumns)
+	if err != nil {
+		return nil, err
+	}
+	wr := &Writer{w: w, schema: s, opts: opts, ws: ws, tree: tree, sorting: sorting}
 	if opts.Encryption != nil {
 		if wr.enc, err = encrypt.NewFileEncryptor(opts.Encryption, tree); err != nil {
 			return nil, fmt.Errorf("arrowio: encryption: %w", err)
@@ -144,6 +162,8 @@ func NewWriter(w io.Writer, s *arrow.Schema, opts WriteOptions) (*Writer, error)
 		}
 	}
 	wr.comps = make([]codec.Compressor, opts.parallelism(len(wr.cols)))
+	wr.scratch = make([]colwrite.PageScratch, len(wr.comps))
+	wr.metrics = newLeafMetrics(wr.cols, tree)
 	if err := wr.write([]byte(wr.magic())); err != nil {
 		return nil, err
 	}
@@ -167,12 +187,14 @@ func (w *Writer) write(b []byte) error {
 // Schema returns the Arrow schema of the batches the Writer takes.
 func (w *Writer) Schema() *arrow.Schema { return w.schema }
 
-// Write writes rec as one or more row groups. A batch whose schema differs
-// from the Writer's, or whose values a column cannot hold (a null in a
-// non-nullable field, or shredded VARIANT values that break
-// VariantShredding.md, say), is an error and writes nothing: the Writer
-// stays usable. An error from the io.Writer is returned by this and every
-// later call.
+// Write adds the rows of rec to the current row group, writing out each
+// row group they fill. A batch whose schema differs from the Writer's, or
+// whose values a column cannot hold (a null in a non-nullable field, or
+// shredded VARIANT values that break VariantShredding.md, say), is an
+// error and adds nothing: the Writer stays usable. An error from the
+// io.Writer, or one met while encoding (a malformed Arrow array, a page
+// over 2 GiB), leaves the file unfinishable and is returned by this and
+// every later call.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if w.closed {
 		return ErrWriterClosed
@@ -194,125 +216,61 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 			return fmt.Errorf("%w: column %q: %w", errs.ErrUnsupported, w.schema.Field(i).Name, err)
 		}
 	}
-	per := int(positiveOr64(w.opts.MaxRowGroupRows, DefaultMaxRowGroupRows))
-	if limit := w.opts.MaxRowGroupBytes; limit > 0 {
-		if size := recordSize(rec); size > limit {
-			per = min(per, max(1, int(float64(rows)*float64(limit)/float64(size))))
-		}
-	}
-	for lo := 0; lo < rows; lo += per {
-		if err := w.writeRowGroup(rec, lo, min(rows, lo+per)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// positiveOr64 returns v when it is positive and def otherwise.
-func positiveOr64(v, def int64) int64 {
-	if v > 0 {
-		return v
-	}
-	return def
-}
-
-// recordSize estimates the bytes of rec's Arrow buffers.
-func recordSize(rec arrow.RecordBatch) int64 {
-	var n int64
-	for _, c := range rec.Columns() {
-		n += dataSize(c.Data())
-	}
-	return n
-}
-
-// dataSize adds up the buffers of d and its children.
-func dataSize(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataSize(c)
-	}
-	return n
-}
-
-// writeRowGroup encodes rows [lo, hi) of rec as a row group and writes it.
-func (w *Writer) writeRowGroup(rec arrow.RecordBatch, lo, hi int) error {
-	mds := make([]*footer.ColumnMetaData, len(w.cols))
-	errs := make([]error, len(w.cols))
-	leafCol := make([]*levels.Column, len(w.cols)) // the shredded leaves of nested fields
-	for _, nw := range w.nested {
-		defer nw.Release()
-		if err := nw.Shred(rec.Column(nw.Field), lo, hi); err != nil {
-			return fmt.Errorf("field %q: %w", w.schema.Field(nw.Field).Name, err)
-		}
-		for k := range nw.Columns {
-			leafCol[nw.FirstColumn+k] = &nw.Columns[k]
-		}
-	}
-	encode := func(i int, comp *codec.Compressor) {
-		c := w.cols[i]
-		c.Compressor = comp
-		if errs[i] = w.startEncryption(c, i); errs[i] != nil {
-			return
-		}
-		c.StartChunk()
-		if leafCol[i] != nil {
-			errs[i] = c.WriteNested(*leafCol[i])
-		} else {
-			errs[i] = c.WriteFlat(rec.Column(w.leafField[i]), lo, hi)
-		}
-		if errs[i] == nil {
-			mds[i], errs[i] = c.FinishChunk()
-		}
-		c.Compressor = nil
-	}
-	if len(w.comps) == 1 {
-		for i := range w.cols {
-			encode(i, &w.comps[0])
-		}
-	} else {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for g := range w.comps {
-			wg.Go(func() {
-				for i := int(next.Add(1) - 1); i < len(w.cols); i = int(next.Add(1) - 1) {
-					encode(i, &w.comps[g])
-				}
-			})
-		}
-		wg.Wait()
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := w.checkRequired(rec); err != nil {
 		return err
 	}
-	rg := footer.RowGroup{NumRows: int64(hi - lo), FileOffset: footer.Some(w.offset)}
-	var compressed int64
-	for i, c := range w.cols {
-		base := w.offset
-		if err := w.write(c.DictPage); err != nil {
+	// Nested fields are shredded whole, before any row is added, so that
+	// a value they cannot hold adds nothing.
+	nested, err := w.shredNested(rec)
+	defer releaseShredded(nested)
+	if err != nil {
+		return err
+	}
+	for lo := 0; lo < rows; {
+		if !w.rg.open {
+			if err := w.openRowGroup(); err != nil {
+				w.err = err
+				return err
+			}
+		}
+		hi := lo + int(min(int64(rows-lo), w.rg.next-w.rg.rows))
+		if err := w.addRows(rec, nested, lo, hi); err != nil {
+			w.err = err
 			return err
 		}
-		if err := w.write(c.DataPages); err != nil {
+		if err := w.checkpoint(); err != nil {
 			return err
 		}
-		md := mds[i]
-		colwrite.Place(md, base)
-		w.keepModules(len(w.rowGroups), c, base)
-		rg.Columns = append(rg.Columns, footer.ColumnChunk{FileOffset: base, MetaData: md})
-		rg.TotalByteSize += md.TotalUncompressedSize
-		compressed += md.TotalCompressedSize
+		lo = hi
 	}
-	rg.TotalCompressedSize = footer.Some(compressed)
-	if len(w.rowGroups) <= math.MaxInt16 {
-		rg.Ordinal = footer.Some(int16(len(w.rowGroups)))
-	}
-	w.rowGroups = append(w.rowGroups, rg)
-	w.numRows += int64(hi - lo)
 	return nil
+}
+
+// checkRequired returns an error naming the first flat required column
+// of rec that holds a null.
+func (w *Writer) checkRequired(rec arrow.RecordBatch) error {
+	for i, c := range w.cols {
+		f := w.leafField[i]
+		if c.Nested || w.tree.Leaves[i].MaxDef > 0 {
+			continue
+		}
+		if n := rec.Column(f).NullN(); n > 0 {
+			return fmt.Errorf("%w: column %q is required but has %d nulls", errs.ErrUnsupported, c.Path, n)
+		}
+	}
+	return nil
+}
+
+// Flush writes out the current row group, if it holds any rows, so that
+// the next row starts a new one. It returns an error from the io.Writer.
+func (w *Writer) Flush() error {
+	if w.closed {
+		return ErrWriterClosed
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return w.closeRowGroup()
 }
 
 // Close writes the file footer (schema, row groups, key-value metadata
@@ -326,6 +284,9 @@ func (w *Writer) Close() error {
 	w.closed = true
 	if w.err != nil {
 		return w.err
+	}
+	if err := w.closeRowGroup(); err != nil {
+		return err
 	}
 	if err := w.writeModules(); err != nil {
 		return err
@@ -350,8 +311,19 @@ func (w *Writer) Close() error {
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
 	buf = append(buf, w.magic()...)
 	w.rowGroups = nil
-	return w.write(buf)
+	w.releaseBuffers()
+	if err := w.write(buf); err != nil {
+		return err
+	}
+	w.meta = &meta
+	return nil
 }
+
+// Metadata returns the footer Close wrote, or nil before Close has
+// written it (or when it failed). For an encrypted file it is the footer
+// before encryption, with each encrypted column's metadata as the file
+// holds it.
+func (w *Writer) Metadata() *footer.FileMetaData { return w.meta }
 
 // modulePath is Quiver's module, whose version createdBy reports.
 const modulePath = "github.com/quiverio/quiver"

@@ -120,27 +120,44 @@ func TestDuckDBReadsWrittenFiles(t *testing.T) {
 	}
 
 	type config struct {
-		name string
-		opts arrowio.WriteOptions
+		name  string
+		opts  arrowio.WriteOptions
+		batch int64 // rows per Write call; 0 for one call
 	}
 	var configs []config
 	for _, codec := range []footer.CompressionCodec{footer.CodecUncompressed, footer.CodecSnappy, footer.CodecGzip,
 		footer.CodecZstd, footer.CodecBrotli, footer.CodecLZ4Raw} {
-		configs = append(configs, config{codec.String() + "/v1", arrowio.WriteOptions{Compression: codec, DataPageSize: 4 << 10}})
+		configs = append(configs, config{codec.String() + "/v1", arrowio.WriteOptions{Compression: codec, DataPageSize: 4 << 10}, 0})
 	}
 	configs = append(configs,
-		config{"v2/dict", arrowio.WriteOptions{PageVersion: arrowio.PageV2, Compression: footer.CodecZstd, DataPageSize: 4 << 10}},
-		config{"v1/plain", arrowio.WriteOptions{DisableDictionary: true, Compression: footer.CodecSnappy}},
-		config{"v2/plain", arrowio.WriteOptions{PageVersion: arrowio.PageV2, DisableDictionary: true}},
-		config{"v1/encodings", arrowio.WriteOptions{Columns: duckEncodings(rec.Schema()), DataPageSize: 4 << 10}},
-		config{"v2/encodings", arrowio.WriteOptions{PageVersion: arrowio.PageV2, Columns: duckEncodings(rec.Schema()), Compression: footer.CodecZstd}},
-		config{"row-groups", arrowio.WriteOptions{MaxRowGroupRows: 700, DataPageRows: 100}},
+		config{"v2/dict", arrowio.WriteOptions{PageVersion: arrowio.PageV2, Compression: footer.CodecZstd, DataPageSize: 4 << 10}, 0},
+		config{"v1/plain", arrowio.WriteOptions{DisableDictionary: true, Compression: footer.CodecSnappy}, 0},
+		config{"v2/plain", arrowio.WriteOptions{PageVersion: arrowio.PageV2, DisableDictionary: true}, 0},
+		config{"v1/encodings", arrowio.WriteOptions{Columns: duckEncodings(rec.Schema()), DataPageSize: 4 << 10}, 0},
+		config{"v2/encodings", arrowio.WriteOptions{PageVersion: arrowio.PageV2, Columns: duckEncodings(rec.Schema()), Compression: footer.CodecZstd}, 0},
+		config{"row-groups", arrowio.WriteOptions{MaxRowGroupRows: 700, DataPageRows: 100}, 0},
+		config{"row-group-bytes", arrowio.WriteOptions{MaxRowGroupBytes: 32 << 10, Compression: footer.CodecSnappy}, 97},
+		config{"row-group-rows-streamed", arrowio.WriteOptions{MaxRowGroupRows: 1000, PageVersion: arrowio.PageV2}, 300},
+		config{"sorting-columns", arrowio.WriteOptions{SortingColumns: []arrowio.SortingColumn{{Column: "id"}, {Column: "n1.b", Descending: true, NullsFirst: true}}}, 0},
 	)
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(c.name, "/", "-")+".parquet")
-			if err := os.WriteFile(path, arrowiotest.WriteFile(t, rec.Schema(), c.opts, rec), 0o644); err != nil {
+			batches := []arrow.RecordBatch{rec}
+			if c.batch > 0 {
+				batches = nil
+				for lo := int64(0); lo < rec.NumRows(); lo += c.batch {
+					s := rec.NewSlice(lo, min(rec.NumRows(), lo+c.batch))
+					defer s.Release()
+					batches = append(batches, s)
+				}
+			}
+			file := arrowiotest.WriteFile(t, rec.Schema(), c.opts, batches...)
+			if err := os.WriteFile(path, file, 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if c.batch > 0 || c.opts.SortingColumns != nil {
+				compareWithArrowGo(t, file)
 			}
 			a, b := duckdb.Quote(path), duckdb.Quote(refPath)
 			rows := duckdb.Query(t, fmt.Sprintf(`select

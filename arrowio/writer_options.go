@@ -38,14 +38,15 @@ const (
 	DefaultDataPageSize            = 1 << 20
 	DefaultDictionaryPageSizeLimit = 1 << 20
 	DefaultMaxRowGroupRows         = 64 << 20
+	DefaultMaxRowGroupBytes        = 128 << 20
 	DefaultStatisticsTruncate      = 64
 )
 
 // WriteOptions configures a [Writer]. The zero value writes uncompressed
 // version 1 data pages of up to 1 MiB, dictionary-encodes every column that
 // can be (falling back to PLAIN when a column's dictionary passes 1 MiB),
-// writes statistics and page CRCs, and puts each record batch of up to 64 Mi
-// rows in one row group.
+// writes statistics and page CRCs, and closes a row group at 64 Mi rows
+// or 128 MiB of encoded, compressed bytes, whichever comes first.
 type WriteOptions struct {
 	// Compression is the codec of every column without its own
 	// (UNCOMPRESSED by default; LZ4 and LZO cannot be written).
@@ -59,11 +60,19 @@ type WriteOptions struct {
 	DataPageSize int
 	// DataPageRows caps the rows of a data page (0: no cap).
 	DataPageRows int
-	// MaxRowGroupRows caps the rows of a row group; a larger record batch
-	// is split (0: DefaultMaxRowGroupRows).
+	// MaxRowGroupRows caps the rows of a row group: the row group being
+	// filled is written out when it reaches it, wherever the batches
+	// begin and end (0: DefaultMaxRowGroupRows).
 	MaxRowGroupRows int64
-	// MaxRowGroupBytes caps a row group's size estimated from the Arrow
-	// buffers of the batch; a larger batch is split (0: no cap).
+	// MaxRowGroupBytes is the encoded, compressed size at which the row
+	// group being filled is written out: its pages so far, plus the pages
+	// and dictionaries still being filled at the compression ratio of
+	// their column's pages so far (or of the column in earlier row
+	// groups; uncompressed in the first row group until the column writes
+	// a page, so that one may end early). The size is looked at every
+	// 1,024 rows or more (as the bytes per row so far say the limit is
+	// near), so a row group may pass it by a little (0:
+	// DefaultMaxRowGroupBytes; negative: no cap).
 	MaxRowGroupBytes int64
 	// PageVersion is PageV1 (the default) or PageV2.
 	PageVersion PageVersion
@@ -97,6 +106,12 @@ type WriteOptions struct {
 	// StatisticsTruncate says; a column without statistics gets only an
 	// OffsetIndex.
 	DisablePageIndex bool
+	// SortingColumns says how the rows of every row group are sorted: it
+	// is written as each row group's sorting_columns, and a reader puts it
+	// in the Arrow schema metadata under [SortingColumnsKey]. The Writer
+	// does not sort or check the order; each entry must name a distinct
+	// leaf.
+	SortingColumns []SortingColumn
 	// KeyValueMetadata is stored in the footer after the ARROW:schema entry,
 	// which it may not replace.
 	KeyValueMetadata []footer.KeyValue
@@ -113,6 +128,16 @@ type WriteOptions struct {
 	// it selects, and the footer (or, with PlaintextFooter, signs it).
 	// Page CRCs are then computed on the encrypted pages.
 	Encryption *encrypt.EncryptionConfig
+}
+
+// SortingColumn is one key of [WriteOptions.SortingColumns].
+type SortingColumn struct {
+	// Column is the leaf's dotted Parquet path ("a", "a.b").
+	Column string
+	// Descending says larger values come first.
+	Descending bool
+	// NullsFirst says nulls come before the values.
+	NullsFirst bool
 }
 
 // ColumnOptions overrides the [WriteOptions] of one leaf column; unset

@@ -466,7 +466,7 @@ func TestWriterMetadata(t *testing.T) {
 
 // TestWriterAllocationsDoNotGrowWithRows checks that a warmed-up writer
 // allocates per row group and column (metadata, statistics), never per
-// value: a batch of 40 times the rows costs no more allocations.
+// value: a row group of 40 times the rows costs no more allocations.
 func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -487,6 +487,9 @@ func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
 		allocs := func(rec arrow.RecordBatch) float64 {
 			return testing.AllocsPerRun(3, func() {
 				if err := w.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Flush(); err != nil {
 					t.Fatal(err)
 				}
 			})

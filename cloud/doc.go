@@ -1,5 +1,8 @@
 // Package cloud opens Parquet files in object stores as [io.ReaderAt]s
-// for arrowio.Open, and lists the objects under a prefix for datasets.
+// for arrowio.Open, and lists the objects under a prefix for datasets:
+// [Bucket.Dataset] is a bucket as a dataset.Source and dataset.Sink, and
+// [OpenDataset] opens the hive-partitioned dataset under a URL such as
+// s3://bucket/sales/.
 // It lives in a module of its own so that the core module never depends on
 // a cloud SDK.
 //

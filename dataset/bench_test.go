@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -69,7 +68,21 @@ func benchDir(b *testing.B, name string, files, rows int, opts WriteOptions) str
 	return filepath.ToSlash(dir)
 }
 
-var benchOnce sync.Map // name -> dir
+// benchSet is a benchmark dataset: files of rows rows each, written with
+// opts.
+type benchSet struct {
+	name        string
+	files, rows int
+	opts        WriteOptions
+}
+
+// The datasets the benchmarks share: 1,000 small files, one partition
+// each, and 20 large ones in row groups of 50,000 rows.
+var (
+	benchFileOpts = arrowio.WriteOptions{Compression: footer.CodecSnappy}
+	benchSmall    = benchSet{"small=1000x1000", 1000, 1000, WriteOptions{PartitionBy: []string{"p"}, File: benchFileOpts}}
+	benchLarge    = benchSet{"large=20x250000", 20, 250_000, WriteOptions{PartitionBy: []string{"p"}, RowGroupRows: 50_000, File: benchFileOpts}}
+)
 
 // BenchmarkScan reads datasets of many small files and of a few large
 // ones, whole and through filters, and reports rows/s, files opened per
@@ -77,20 +90,14 @@ var benchOnce sync.Map // name -> dir
 // small-files dataset in one file with row groups of the same size, so
 // the difference between the two is the cost of having 1,000 files.
 func BenchmarkScan(b *testing.B) {
-	fileOpts := arrowio.WriteOptions{Compression: footer.CodecSnappy}
 	sets := []struct {
-		name         string
-		files, rows  int
-		opts         WriteOptions
+		benchSet
 		partitioning Partitioning
 		filters      []string
 	}{
-		{"small=1000x1000", 1000, 1000, WriteOptions{PartitionBy: []string{"p"}, File: fileOpts}, HivePartitioning,
-			[]string{"", "p < 10", "id < 10000"}},
-		{"baseline=1x1000000", 1, 1_000_000, WriteOptions{RowGroupRows: 1000, File: fileOpts}, NoPartitioning,
-			[]string{""}},
-		{"large=20x250000", 20, 250_000, WriteOptions{PartitionBy: []string{"p"}, RowGroupRows: 50_000, File: fileOpts}, HivePartitioning,
-			[]string{"", "p = 7", "id < 50000"}},
+		{benchSmall, HivePartitioning, []string{"", "p < 10", "id < 10000"}},
+		{benchSet{"baseline=1x1000000", 1, 1_000_000, WriteOptions{RowGroupRows: 1000, File: benchFileOpts}}, NoPartitioning, []string{""}},
+		{benchLarge, HivePartitioning, []string{"", "p = 7", "id < 50000"}},
 	}
 	for _, set := range sets {
 		dir := benchDir(b, set.name, set.files, set.rows, set.opts)

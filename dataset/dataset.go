@@ -79,10 +79,11 @@ type Options struct {
 	// Filter selects rows, in the syntax of pageindex.Parse (pq --where).
 	// Its conditions on partition keys decide which files are read at all,
 	// without opening the others; date and timestamp keys compare with
-	// string literals ("day >= '2024-03-01'") as well as with integers in
-	// their unit. What remains for each file is arrowio's Filter there: row
-	// groups and pages statistics, bloom filters and page indexes rule out
-	// are not read, and the remaining rows are filtered exactly. A column a
+	// SQL's typed literals and strings ("day >= DATE '2024-03-01'", "day
+	// >= '2024-03-01'") as well as with integers in their unit. What
+	// remains for each file is arrowio's Filter there: row groups and
+	// pages statistics, bloom filters and page indexes rule out are not
+	// read, and the remaining rows are filtered exactly. A column a
 	// file lacks reads as null for its conditions.
 	Filter pageindex.Predicate
 

@@ -18,11 +18,11 @@
 //	schema: caller's | first file's footer | all footers unified (schema.go)
 //	  │      footers cached with each file's last 64 KiB    (footer_cache.go)
 //	  ▼
-//	Filter ─► taken apart from its String form ─┬─ partition conditions:
-//	  │                                          │  Bind + Select over the
-//	  │                                          │  key values, per file
-//	  │                                          └─ data conditions: per
-//	  │                                             file, arrowio's Filter
+//	Filter ─► pageindex.Inspect, NOT pushed down ─┬─ partition conditions:
+//	  │                                            │  Bind + Select over the
+//	  │                                            │  key values, per file
+//	  │                                            └─ data conditions: per
+//	  │                                               file, arrowio's Filter
 //	  ▼                                                          (filter.go)
 //	selected files (ruled-out ones never opened)
 //	  │
@@ -45,9 +45,12 @@
 //	an error or cancellation aborts the open files           (write.go)
 //
 // A [Source] lists and opens files ([Local] is the local filesystem; the
-// cloud module's buckets fit with a small adapter), a [Sink] creates them.
-// Conditions on partition keys are exact (two-valued, as pageindex
-// evaluates them on data columns) and cost no file opens; conditions on
+// cloud module's Bucket.Dataset is any object store), a [Sink] creates
+// them. Filters follow SQL's three-valued logic, as pageindex's do: a
+// condition on a null partition value, or on a column a file lacks, is
+// unknown, and NOT of it too, so neither selects the file's rows.
+// Conditions on partition keys are exact and cost no file opens;
+// conditions on
 // data columns prune row groups and pages by statistics, bloom filters and
 // page indexes inside each file and filter rows exactly.
 package dataset

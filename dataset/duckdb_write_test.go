@@ -73,7 +73,7 @@ func TestWriteDuckDBReads(t *testing.T) {
 			for i, f := range duckFilters {
 				sql = append(sql, fmt.Sprintf("(SELECT count(*) FROM %s WHERE %s) AS want%d, (SELECT count(*) FROM %s WHERE %s) AS got%d", from, f[1], i, ds, f[1], i))
 			}
-			res := duckdb.Query(t, "SELECT "+strings.Join(sql, ", "))[0]
+			res := duckdb.QueryRow(t, "SELECT "+strings.Join(sql, ", "))
 			if normDuck(res["n"]) != strconv.Itoa(rows) || normDuck(res["missing"]) != "0" || normDuck(res["extra"]) != "0" {
 				t.Errorf("DuckDB reads %v rows; %v source rows missing, %v extra", res["n"], res["missing"], res["extra"])
 			}
@@ -83,7 +83,7 @@ func TestWriteDuckDBReads(t *testing.T) {
 				}
 			}
 			// The types DuckDB infers from the directories.
-			types := duckdb.Query(t, fmt.Sprintf("SELECT typeof(year) AS y, typeof(day) AS d, typeof(cat) AS c FROM %s LIMIT 1", ds))[0]
+			types := duckdb.QueryRow(t, fmt.Sprintf("SELECT typeof(year) AS y, typeof(day) AS d, typeof(cat) AS c FROM %s LIMIT 1", ds))
 			if fmt.Sprint(types) != "map[c:VARCHAR d:DATE y:BIGINT]" {
 				t.Errorf("partition types %v", types)
 			}

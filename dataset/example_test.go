@@ -498,8 +498,7 @@ func ExampleNewFooterCache() {
 }
 
 // memSource is a Source over files in memory: what a bucket adapter
-// implements (the cloud module's Bucket.Open and List need only a few
-// lines of glue).
+// implements (the cloud module's Bucket.Dataset is one).
 type memSource map[string][]byte
 
 type memFile struct{ *bytes.Reader }

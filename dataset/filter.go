@@ -2,21 +2,21 @@ package dataset
 
 // This file splits a filter between partition keys and data columns.
 //
-// pageindex keeps the structure of a Predicate unexported; its String form
-// is documented to parse back to the same predicate, with every term of
-// AND and OR in parentheses. So the filter is taken apart from that text:
-// a tree of and/or/not whose leaves (one condition on one column) are
-// parsed back with pageindex.Parse. Partition leaves are evaluated for
-// every file at once, through pageindex.Bind against a schema of the
-// partition keys and Bound.Select over an array of each key's values, so
-// they mean exactly what they mean on a data column. For each file the
-// tree then folds to true, false, or a predicate on data columns only,
-// which arrowio prunes and filters with.
+// The filter is walked with pageindex.Inspect into a tree of and/or
+// whose leaves are conditions on one column, NOT pushed down to them as
+// SQL's three-valued logic allows (De Morgan's laws; NOT of IS NULL is IS
+// NOT NULL; a negated condition on values is false on nulls, as the
+// condition is). With no NOT above a leaf, a condition that is unknown
+// for a file (on a null partition value, or a column the file lacks) can
+// fold to false. Partition leaves are evaluated for every file at once,
+// through pageindex.Bind against a schema of the partition keys and
+// Bound.Select over an array of each key's values, so they mean exactly
+// what they mean on a data column. For each file the tree then folds to
+// true, false, or a predicate on data columns only, which arrowio prunes
+// and filters with.
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -30,7 +30,6 @@ const (
 	nodeLeaf nodeKind = iota
 	nodeAnd
 	nodeOr
-	nodeNot
 	nodeTrue
 	nodeFalse
 )
@@ -42,24 +41,12 @@ type fnode struct {
 	leaf *leaf
 }
 
-type leafKind uint8
-
-const (
-	leafCompare leafKind = iota
-	leafIn
-	leafIsNull
-	leafNotNull
-	leafPrefix
-)
-
-// leaf is one condition on one column.
+// leaf is one condition on one column, or its negation.
 type leaf struct {
-	col    string // the column's dotted path
-	colRaw string // as written: an identifier or backquoted
-	kind   leafKind
-	op     string   // leafCompare
-	lits   []string // literals as written
-	pred   pageindex.Predicate
+	col   string // the column's dotted path
+	parts pageindex.Parts
+	neg   bool // NOT of a condition on values: false where the value is null
+	pred  pageindex.Predicate
 	// part, for a leaf on a partition key, holds its value for each file.
 	part []bool
 }
@@ -69,223 +56,59 @@ var (
 	falseNode = &fnode{kind: nodeFalse}
 )
 
-// text formats the leaf as pageindex.Parse reads it.
-func (l *leaf) text() string {
-	switch l.kind {
-	case leafIn:
-		return l.colRaw + " in (" + strings.Join(l.lits, ", ") + ")"
-	case leafIsNull:
-		return l.colRaw + " is null"
-	case leafNotNull:
-		return l.colRaw + " is not null"
-	case leafPrefix:
-		return l.colRaw + " prefix " + l.lits[0]
+// newLeaf returns the leaf of condition p (whose parts are parts), or of
+// its negation.
+func newLeaf(p pageindex.Predicate, parts pageindex.Parts, neg bool) *fnode {
+	if neg {
+		p = pageindex.Not(p)
 	}
-	return l.colRaw + " " + l.op + " " + l.lits[0]
+	return &fnode{kind: nodeLeaf, leaf: &leaf{col: parts.Column, parts: parts, neg: neg, pred: p}}
 }
 
-// parseFilter takes p apart into a tree.
+// parseFilter takes p apart into a tree with NOT pushed down to the
+// leaves.
 func parseFilter(p pageindex.Predicate) (*fnode, error) {
-	s := p.String()
-	toks, err := tokenize(s)
+	n, err := buildFilter(p, false)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", ErrFilter, s, err)
-	}
-	fp := &filterParser{toks: toks}
-	n, err := fp.expr()
-	if err == nil && fp.pos != len(toks) {
-		err = fmt.Errorf("unexpected %q", toks[fp.pos])
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: taking apart %q: %v", ErrFilter, s, err)
+		return nil, fmt.Errorf("%w: %v", ErrFilter, err)
 	}
 	return n, nil
 }
 
-// tokenize splits the String form of a predicate into parentheses,
-// commas, quoted strings, backquoted identifiers and words.
-func tokenize(s string) ([]string, error) {
-	var toks []string
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ':
-			i++
-		case c == '(' || c == ')' || c == ',':
-			toks = append(toks, s[i:i+1])
-			i++
-		case c == '"' || c == '\'':
-			j := i + 1
-			for j < len(s) && s[j] != c {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(s) {
-				return nil, fmt.Errorf("unterminated string")
-			}
-			toks = append(toks, s[i:j+1])
-			i = j + 1
-		case c == '`':
-			j := i + 1
-			for {
-				k := strings.IndexByte(s[j:], '`')
-				if k < 0 {
-					return nil, fmt.Errorf("unterminated backquote")
-				}
-				j += k + 1
-				if j < len(s) && s[j] == '`' {
-					j++
-					continue
-				}
-				break
-			}
-			toks = append(toks, s[i:j])
-			i = j
-		default:
-			j := i
-			for j < len(s) && !strings.ContainsRune(" (),\"'`", rune(s[j])) {
-				j++
-			}
-			toks = append(toks, s[i:j])
-			i = j
+// buildFilter builds the tree of p, or of NOT p when neg is set.
+func buildFilter(p pageindex.Predicate, neg bool) (*fnode, error) {
+	parts := pageindex.Inspect(p)
+	switch parts.Form {
+	case pageindex.FormNot:
+		return buildFilter(parts.Terms[0], !neg)
+	case pageindex.FormIsNull, pageindex.FormIsNotNull:
+		if neg == (parts.Form == pageindex.FormIsNull) {
+			parts.Form, p = pageindex.FormIsNotNull, pageindex.IsNotNull(parts.Column)
+		} else {
+			parts.Form, p = pageindex.FormIsNull, pageindex.IsNull(parts.Column)
 		}
-	}
-	return toks, nil
-}
-
-type filterParser struct {
-	toks []string
-	pos  int
-}
-
-func (p *filterParser) peek(i int) string {
-	if p.pos+i < len(p.toks) {
-		return p.toks[p.pos+i]
-	}
-	return ""
-}
-
-func (p *filterParser) expect(t string) error {
-	if p.peek(0) != t {
-		return fmt.Errorf("expected %q, got %q", t, p.peek(0))
-	}
-	p.pos++
-	return nil
-}
-
-// expr reads the String form of one predicate.
-func (p *filterParser) expr() (*fnode, error) {
-	switch t := p.peek(0); {
-	case t == "(":
-		// A junction: (t1) and (t2) ..., or a single parenthesized term.
-		n := &fnode{kind: nodeAnd}
-		for {
-			if err := p.expect("("); err != nil {
-				return nil, err
-			}
-			k, err := p.expr()
+		return newLeaf(p, parts, false), nil
+	case pageindex.FormCompare, pageindex.FormIn, pageindex.FormPrefix:
+		return newLeaf(p, parts, neg), nil
+	case pageindex.FormAnd, pageindex.FormOr:
+		and := (parts.Form == pageindex.FormAnd) != neg
+		if len(parts.Terms) == 0 {
+			return constNode(and), nil
+		}
+		n := &fnode{kind: nodeOr}
+		if and {
+			n.kind = nodeAnd
+		}
+		for _, t := range parts.Terms {
+			k, err := buildFilter(t, neg)
 			if err != nil {
 				return nil, err
 			}
-			if err := p.expect(")"); err != nil {
-				return nil, err
-			}
 			n.kids = append(n.kids, k)
-			switch p.peek(0) {
-			case "and":
-				n.kind = nodeAnd
-			case "or":
-				n.kind = nodeOr
-			default:
-				return n, nil
-			}
-			p.pos++
 		}
-	case t == "not" && p.peek(1) == "(":
-		p.pos += 2
-		k, err := p.expr()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(")"); err != nil {
-			return nil, err
-		}
-		return &fnode{kind: nodeNot, kids: []*fnode{k}}, nil
-	case t == "true":
-		p.pos++
-		return trueNode, nil
-	case t == "false":
-		p.pos++
-		return falseNode, nil
-	case t == "":
-		return nil, fmt.Errorf("unexpected end")
+		return n, nil
 	}
-	return p.leaf()
-}
-
-// leaf reads one condition.
-func (p *filterParser) leaf() (*fnode, error) {
-	l := &leaf{colRaw: p.peek(0)}
-	l.col = l.colRaw
-	if strings.HasPrefix(l.colRaw, "`") {
-		l.col = strings.ReplaceAll(l.colRaw[1:len(l.colRaw)-1], "``", "`")
-	}
-	p.pos++
-	switch t := p.peek(0); t {
-	case "in":
-		p.pos++
-		if err := p.expect("("); err != nil {
-			return nil, err
-		}
-		for p.peek(0) != ")" {
-			if p.peek(0) == "" {
-				return nil, fmt.Errorf("unterminated in list")
-			}
-			l.lits = append(l.lits, p.peek(0))
-			p.pos++
-			if p.peek(0) == "," {
-				p.pos++
-			}
-		}
-		p.pos++
-		l.kind = leafIn
-	case "is":
-		if p.peek(1) == "null" {
-			l.kind = leafIsNull
-			p.pos += 2
-		} else {
-			l.kind = leafNotNull
-			p.pos += 3
-		}
-	case "prefix":
-		l.kind = leafPrefix
-		l.lits = []string{p.peek(1)}
-		p.pos += 2
-	default:
-		l.kind = leafCompare
-		l.op = t
-		l.lits = []string{p.peek(1)}
-		p.pos += 2
-	}
-	if err := l.reparse(); err != nil {
-		return nil, err
-	}
-	return &fnode{kind: nodeLeaf, leaf: l}, nil
-}
-
-// reparse sets l.pred from l's text, checking that it names l.col.
-func (l *leaf) reparse() error {
-	pred, err := pageindex.Parse(l.text())
-	if err != nil {
-		return err
-	}
-	if cols := pageindex.Columns(pred); len(cols) != 1 || cols[0] != l.col {
-		return fmt.Errorf("condition %q reads %v, not %q", l.text(), cols, l.col)
-	}
-	l.pred = pred
-	return nil
+	return nil, fmt.Errorf("%T is not a pageindex predicate", p)
 }
 
 // leaves appends every leaf of n to dst.
@@ -353,7 +176,7 @@ func partitionSchema(keys []partKey) (*footer.Schema, error) {
 
 // bindPartitions evaluates every partition leaf of n over the files,
 // whose values by key are keys[i].values. A string literal compared with
-// a date or timestamp key is read as one.
+// a date or timestamp key is read as one, as on a data column.
 func bindPartitions(n *fnode, keys []partKey) error {
 	var schema *footer.Schema
 	for _, l := range n.leaves(nil) {
@@ -367,20 +190,6 @@ func bindPartitions(n *fnode, keys []partKey) error {
 			continue
 		}
 		k := keys[ki]
-		if id := k.typ.ID(); id == arrow.DATE32 || id == arrow.TIMESTAMP {
-			for i, lit := range l.lits {
-				if s, err := strconv.Unquote(lit); err == nil && (lit[0] == '"' || lit[0] == '\'') {
-					v, err := parseValue(k.typ, s)
-					if err != nil {
-						return fmt.Errorf("%w: %s: %q is not a %s: %v", ErrFilter, l.text(), s, k.typ, err)
-					}
-					l.lits[i] = strconv.FormatInt(v.(int64), 10)
-				}
-			}
-			if err := l.reparse(); err != nil {
-				return fmt.Errorf("%w: %v", ErrFilter, err)
-			}
-		}
 		if schema == nil {
 			var err error
 			if schema, err = partitionSchema(keys); err != nil {
@@ -408,7 +217,9 @@ type fileColumns interface {
 
 // residual folds n for file f: partition leaves become their value for
 // f; when cols is not nil, leaves on columns the file lacks become their
-// value for a null (true for is null, false otherwise), and integer
+// value for a null (true for is null; false for is not null, and
+// unknown, which folds as false with no NOT above, for conditions on
+// values, negated or not), and integer
 // literals outside the range of the file's narrower column fold to what
 // they mean there. The result is trueNode, falseNode or a tree of data
 // leaves.
@@ -425,24 +236,12 @@ func (n *fnode) residual(f int, cols fileColumns) *fnode {
 			return n
 		}
 		if !cols.has(l.col) {
-			return constNode(l.kind == leafIsNull)
+			return constNode(l.parts.Form == pageindex.FormIsNull)
 		}
 		if t, ok := cols.typeOf(l.col); ok && isInt(t) {
 			return clampInts(n, t)
 		}
 		return n
-	case nodeNot:
-		k := n.kids[0].residual(f, cols)
-		switch k.kind {
-		case nodeTrue:
-			return falseNode
-		case nodeFalse:
-			return trueNode
-		}
-		if k == n.kids[0] {
-			return n
-		}
-		return &fnode{kind: nodeNot, kids: []*fnode{k}}
 	}
 	// and, or
 	absorb, identity := falseNode, trueNode
@@ -484,17 +283,15 @@ func constNode(b bool) *fnode {
 // clampInts folds a comparison or IN of integer literals on a column of
 // integer type t where a literal lies outside t's range, which pageindex
 // would refuse to bind: such a literal equals no value, and every value
-// lies on one side of it.
+// lies on one side of it. The condition becomes false or true for every
+// value (IS NOT NULL), and its negation the other.
 func clampInts(n *fnode, t arrow.DataType) *fnode {
 	l := n.leaf
-	if l.kind != leafCompare && l.kind != leafIn {
-		return n
-	}
 	lo, hi := intRange(t)
-	side := func(lit string) int { // -1 below the range, +1 above, 0 within
-		v, err := strconv.ParseInt(lit, 10, 64)
+	side := func(lit pageindex.Literal) int { // -1 below the range, +1 above, 0 within
+		v, ok := lit.Int64()
 		switch {
-		case err != nil:
+		case !ok:
 			return 0
 		case v < lo:
 			return -1
@@ -503,47 +300,45 @@ func clampInts(n *fnode, t arrow.DataType) *fnode {
 		}
 		return 0
 	}
-	if l.kind == leafIn {
-		var kept []string
-		for _, lit := range l.lits {
+	notNull := &fnode{kind: nodeLeaf, leaf: &leaf{col: l.col, parts: pageindex.Parts{Form: pageindex.FormIsNotNull, Column: l.col}, pred: pageindex.IsNotNull(l.col)}}
+	fold := func(holds bool) *fnode { // holds: the condition holds for every value
+		if holds != l.neg {
+			return notNull
+		}
+		return falseNode
+	}
+	if l.parts.Form == pageindex.FormIn {
+		var kept []pageindex.Literal
+		for _, lit := range l.parts.Literals {
 			if side(lit) == 0 {
 				kept = append(kept, lit)
 			}
 		}
-		if len(kept) == len(l.lits) {
+		switch {
+		case len(kept) == len(l.parts.Literals):
 			return n
+		case len(kept) == 0:
+			return fold(false)
 		}
-		if len(kept) == 0 {
-			return falseNode
-		}
-		nl := *l
-		nl.lits = kept
-		if nl.reparse() != nil {
-			return n
-		}
-		return &fnode{kind: nodeLeaf, leaf: &nl}
+		parts := l.parts
+		parts.Literals = kept
+		return newLeaf(pageindex.In(l.col, kept...), parts, l.neg)
 	}
-	s := side(l.lits[0])
-	if s == 0 {
+	if l.parts.Form != pageindex.FormCompare {
 		return n
 	}
-	notNull := &fnode{kind: nodeLeaf, leaf: &leaf{col: l.col, colRaw: l.colRaw, kind: leafNotNull, pred: pageindex.IsNotNull(l.col)}}
-	switch l.op {
-	case "=":
-		return falseNode
-	case "!=", "<>":
-		return notNull
-	case "<", "<=":
-		if s > 0 {
-			return notNull
-		}
-		return falseNode
-	default: // >, >=
-		if s < 0 {
-			return notNull
-		}
-		return falseNode
+	s := side(l.parts.Literals[0])
+	switch op := l.parts.Op; {
+	case s == 0:
+		return n
+	case op == pageindex.OpEq:
+		return fold(false)
+	case op == pageindex.OpNotEq:
+		return fold(true)
+	case op == pageindex.OpLess || op == pageindex.OpLessEq:
+		return fold(s > 0)
 	}
+	return fold(s < 0) // >, >=
 }
 
 // intRange returns the range of integer type t; hi is -1 for uint64
@@ -568,8 +363,6 @@ func (n *fnode) predicate() pageindex.Predicate {
 		return pageindex.And()
 	case nodeFalse:
 		return pageindex.Or()
-	case nodeNot:
-		return pageindex.Not(n.kids[0].predicate())
 	}
 	terms := make([]pageindex.Predicate, len(n.kids))
 	for i, k := range n.kids {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,28 +19,105 @@ import (
 	"github.com/quiverio/quiver/pageindex"
 )
 
-// The String form of every kind of predicate comes apart and back to
-// itself.
+// Every kind of predicate comes apart into a tree with NOT pushed down
+// to the conditions, as SQL's three-valued logic allows.
 func TestParseFilter(t *testing.T) {
-	for _, s := range []string{
-		`x = 1`,
-		`(x = 1) and (y != "a b")`,
-		"(`odd col` >= 2.5) or (not ((s prefix \"(\") and (s in (\"a\", \"b,)\"))))",
-		`(x is null) or (x is not null) or (x in ())`,
-		`true`, `false`, `not (true)`,
-		`(((a < -1) and (b > 1e+300)) or (c = inf)) and (d = 'q\'uote')`,
-		"`and` = 1",
+	for _, c := range []struct{ in, want string }{
+		{`x = 1`, `x = 1`},
+		{`x = 1 and y != "a b"`, `(x = 1) and (y != "a b")`},
+		{"`odd col` >= 2.5 or not (s prefix \"(\" and s in (\"a\", \"b,)\"))", "(`odd col` >= 2.5) or ((not (s prefix \"(\")) or (not (s in (\"a\", \"b,)\"))))"},
+		{`x is null or not x is null or x in ()`, `(x is null) or (x is not null) or (x in ())`},
+		{`not (x is not null and not y is null)`, `(x is null) or (y is null)`},
+		{`true`, `true`}, {`false`, `false`}, {`not true`, `false`}, {`not (true or x = 1)`, `(false) and (not (x = 1))`},
+		{`not not (a < -1)`, `a < -1`},
+		{`not (a < -1 or d = DATE '2024-01-02')`, `(not (a < -1)) and (not (d = DATE '2024-01-02'))`},
+		{"`and` = 1", "`and` = 1"},
 	} {
-		p, err := pageindex.Parse(s)
+		p, err := pageindex.Parse(c.in)
 		if err != nil {
-			t.Fatal(s, err)
+			t.Fatal(c.in, err)
 		}
 		n, err := parseFilter(p)
 		if err != nil {
-			t.Fatalf("%s: %v", s, err)
+			t.Fatalf("%s: %v", c.in, err)
 		}
-		if got := n.predicate().String(); got != p.String() {
-			t.Errorf("%s: %s, want %s", s, got, p.String())
+		if got := n.predicate().String(); got != c.want {
+			t.Errorf("%s: %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// The tree of a random predicate selects the same rows as the predicate,
+// nulls and NaNs included.
+func TestParseFilterSelectsTheSame(t *testing.T) {
+	// Every combination of a null and three values of each column.
+	xb, fb, sb := array.NewInt64Builder(memory.DefaultAllocator), array.NewFloat64Builder(memory.DefaultAllocator), array.NewStringBuilder(memory.DefaultAllocator)
+	for i := range 64 {
+		if x := i % 4; x == 0 {
+			xb.AppendNull()
+		} else {
+			xb.Append([]int64{-1, 0, 3}[x-1])
+		}
+		if f := i / 4 % 4; f == 0 {
+			fb.AppendNull()
+		} else {
+			fb.Append([]float64{math.NaN(), 0.5, 2}[f-1])
+		}
+		if s := i / 16; s == 0 {
+			sb.AppendNull()
+		} else {
+			sb.Append([]string{"", "a", "ab"}[s-1])
+		}
+	}
+	cols := map[string]arrow.Array{"x": xb.NewArray(), "f": fb.NewArray(), "s": sb.NewArray()}
+	fsch, err := partitionSchema([]partKey{{name: "x", typ: arrow.PrimitiveTypes.Int64}, {name: "f", typ: arrow.PrimitiveTypes.Float64}, {name: "s", typ: arrow.BinaryTypes.String}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := []string{"x = 0", "x < 0", "x in (3, -1)", "x is null", "f > 0.5", "f = nan", "f != 2", "s prefix \"a\"", "s = ''", "s is not null"}
+	rng := rand.New(rand.NewPCG(7, 7))
+	var random func(depth int) string
+	random = func(depth int) string {
+		if depth == 0 || rng.IntN(3) == 0 {
+			return leaves[rng.IntN(len(leaves))]
+		}
+		switch rng.IntN(3) {
+		case 0:
+			return "not (" + random(depth-1) + ")"
+		case 1:
+			return "(" + random(depth-1) + ") and (" + random(depth-1) + ")"
+		}
+		return "(" + random(depth-1) + ") or (" + random(depth-1) + ")"
+	}
+	sel := func(p pageindex.Predicate) []bool {
+		b, err := pageindex.Bind(p, fsch)
+		if err != nil {
+			t.Fatalf("Bind(%s): %v", p, err)
+		}
+		var arrs []arrow.Array
+		for _, l := range b.Leaves() {
+			arrs = append(arrs, cols[l.DottedPath()])
+		}
+		out, err := b.Select(arrs, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for range 500 {
+		p, err := pageindex.Parse(random(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := parseFilter(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.kind == nodeTrue || n.kind == nodeFalse {
+			continue
+		}
+		if got, want := sel(n.predicate()), sel(p); !slices.Equal(got, want) {
+			t.Fatalf("%s selects %v, its tree %s selects %v", p, want, n.predicate(), got)
 		}
 	}
 }
@@ -204,6 +283,78 @@ func TestFilterPerFile(t *testing.T) {
 		}
 		if n, err := ds.CountRows(context.Background()); err != nil || n != int64(len(want)) {
 			t.Errorf("%s: CountRows = %d, %v", where, n, err)
+		}
+	}
+}
+
+// NOT follows SQL's three-valued logic over a null partition value, a
+// column a file lacks, and integer literals beyond a file's narrower
+// column: a condition unknown for a row stays unknown under NOT.
+func TestFilterNullsThreeValued(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string, x arrow.Array, y arrow.Array) {
+		fields := []arrow.Field{{Name: "x", Type: x.DataType()}}
+		cols := []arrow.Array{x}
+		if y != nil {
+			fields, cols = append(fields, arrow.Field{Name: "y", Type: y.DataType(), Nullable: true}), append(cols, y)
+		}
+		rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(x.Len()))
+		writeParquet(t, filepath.Join(dir, rel), arrowio.WriteOptions{}, rec)
+		rec.Release()
+	}
+	x64 := func(from int64) arrow.Array {
+		b := array.NewInt64Builder(memory.DefaultAllocator)
+		for i := range int64(10) {
+			b.Append(from + i)
+		}
+		return b.NewArray()
+	}
+	ys := func(v string, nullOdd bool) arrow.Array {
+		b := array.NewStringBuilder(memory.DefaultAllocator)
+		for i := range 10 {
+			if nullOdd && i%2 == 1 {
+				b.AppendNull()
+			} else {
+				b.Append(v)
+			}
+		}
+		return b.NewArray()
+	}
+	x32 := array.NewInt32Builder(memory.DefaultAllocator)
+	for i := range int32(10) {
+		x32.Append(20 + i)
+	}
+	write("k=1/a.parquet", x64(0), ys("a", true))                          // y "a" on even rows, null on odd
+	write("k="+HiveDefaultPartition+"/b.parquet", x64(10), ys("b", false)) // k null
+	write("k=2/c.parquet", x32.NewArray(), nil)                            // no y; x is int32
+	for where, want := range map[string]int64{
+		`not (k = 1)`:                      10,
+		`not (k is null)`:                  20,
+		`not (y = "a")`:                    10,
+		`not (y is null)`:                  15,
+		`y is null`:                        15,
+		`not (k = 1 or y = "b")`:           0,
+		`not (k = 1 and y = "a")`:          20,
+		`not (x = 5000000000)`:             30,
+		`not (x in (5000000000, 25))`:      29,
+		`x > 5000000000`:                   0,
+		`not (x > 5000000000)`:             30,
+		`not (x < -5000000000 or y = "a")`: 10,
+	} {
+		p, err := pageindex.Parse(where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := Open(context.Background(), nil, []string{dir}, Options{SchemaMode: SchemaUnify, Filter: p})
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		n, err := ds.CountRows(context.Background())
+		if err != nil || n != want {
+			t.Errorf("%s: CountRows = %d, %v; want %d", where, n, err, want)
+		}
+		if got := len(quiverRows(t, ds, []string{"x"})); int64(got) != want {
+			t.Errorf("%s: %d rows read, want %d", where, got, want)
 		}
 	}
 }

@@ -52,8 +52,8 @@ type File interface {
 // "dir/" when it means a directory. Open and List are called with paths
 // built from what the caller passed to [Open] and from what List yielded.
 //
-// The cloud module's buckets implement it with an adapter of a few lines
-// (Bucket.Open already returns a File).
+// The cloud module's Bucket.Dataset implements it (and [Sink]) for S3,
+// GCS, Azure and file:// buckets.
 type Source interface {
 	// Open opens the file at path. ctx bounds the call and, for sources
 	// that honour it, the reads of the returned File.

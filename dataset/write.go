@@ -433,6 +433,9 @@ func (w *Writer) flush(f *outFile) error {
 	f.prows, f.pbytes = 0, 0
 	err := f.w.Write(rec)
 	rec.Release()
+	if err == nil {
+		err = f.w.Flush() // the rows gathered are one row group
+	}
 	if err != nil {
 		return w.fail(f, err)
 	}

@@ -13,5 +13,9 @@
 // Scan walks one WKB value without building geometries: it checks every
 // count against the bytes that remain and bounds nesting, so hostile input
 // gives an error, never a panic or a large allocation. Its Box and geometry
-// type codes are what GeospatialStatistics store.
+// type codes are what GeospatialStatistics store for GEOMETRY columns.
+// SphericalBounds walks the same way for GEOGRAPHY columns with spherical
+// edges, whose great-circle arcs reach past their vertices' latitudes and
+// may cross the antimeridian: its Box is the one Parquet stores for them,
+// with Xmin > Xmax for a box that wraps.
 package geoarrow

@@ -35,3 +35,25 @@ func ExampleScan() {
 	fmt.Println(code, box.Xmin, box.Ymin, box.Zmin, box.HasM())
 	// Output: 1001 30 10 40 false
 }
+
+// ExampleSphericalBounds bounds a GEOGRAPHY line that crosses the
+// antimeridian along a great circle: its box wraps (Xmin > Xmax) and its
+// edge bulges past the vertices' latitude.
+func ExampleSphericalBounds() {
+	wkb := []byte{1}                               // little endian
+	wkb = binary.LittleEndian.AppendUint32(wkb, 2) // LINESTRING
+	wkb = binary.LittleEndian.AppendUint32(wkb, 2) // two points
+	for _, c := range []float64{170, 40, -170, 40} {
+		wkb = binary.LittleEndian.AppendUint64(wkb, math.Float64bits(c))
+	}
+	s := geoarrow.NewSphericalBounds()
+	if _, err := s.Add(wkb); err != nil {
+		panic(err)
+	}
+	b := s.Box()
+	fmt.Printf("x %v..%v y %v..%.3f\n", b.Xmin, b.Xmax, b.Ymin, b.Ymax)
+	fmt.Println(s.IntersectsBox(179, 40, 181, 41), s.IntersectsBox(0, 40, 10, 41), geoarrow.RangesMeet(b.Xmin, b.Xmax, 0, 10))
+	// Output:
+	// x 170..-170 y 40..40.432
+	// true false false
+}

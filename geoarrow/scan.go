@@ -16,7 +16,9 @@ const maxDepth = 32
 // Box is a bounding box of coordinates in up to four dimensions. A
 // dimension that saw no coordinate has min +Inf and max -Inf (see
 // NewBox); NaN coordinates are never added, as Parquet's geospatial
-// statistics ask.
+// statistics ask. Xmin > Xmax (both finite) is an X range that wraps
+// across the antimeridian, as Parquet writes it: only SphericalBounds
+// gives one.
 type Box struct {
 	Xmin, Xmax, Ymin, Ymax, Zmin, Zmax, Mmin, Mmax float64
 }
@@ -27,8 +29,9 @@ func NewBox() Box {
 	return Box{inf, -inf, inf, -inf, inf, -inf, inf, -inf}
 }
 
-// HasXY reports whether the box holds any X and Y coordinate.
-func (b *Box) HasXY() bool { return b.Xmin <= b.Xmax && b.Ymin <= b.Ymax }
+// HasXY reports whether the box holds any X and Y coordinate (X may
+// wrap: see SphericalBounds.Box).
+func (b *Box) HasXY() bool { return !math.IsInf(b.Xmin, 1) && b.Ymin <= b.Ymax }
 
 // HasZ reports whether the box holds any Z coordinate.
 func (b *Box) HasZ() bool { return b.Zmin <= b.Zmax }
@@ -36,7 +39,7 @@ func (b *Box) HasZ() bool { return b.Zmin <= b.Zmax }
 // HasM reports whether the box holds any M value.
 func (b *Box) HasM() bool { return b.Mmin <= b.Mmax }
 
-// Merge widens b to cover o.
+// Merge widens b to cover o, two boxes whose X does not wrap.
 func (b *Box) Merge(o Box) {
 	b.Xmin, b.Xmax = math.Min(b.Xmin, o.Xmin), math.Max(b.Xmax, o.Xmax)
 	b.Ymin, b.Ymax = math.Min(b.Ymin, o.Ymin), math.Max(b.Ymax, o.Ymax)
@@ -60,7 +63,11 @@ func add(lo, hi *float64, v float64) {
 // and, leniently, the Z, M and SRID flags of extended WKB. Empty
 // geometries (no coordinates, or a point of NaNs) add nothing.
 func Scan(wkb []byte, box *Box) (int32, error) {
-	s := scanner{b: wkb, box: box}
+	return (&scanner{b: wkb, box: box}).scan()
+}
+
+// scan reads the one geometry that is all of s.b.
+func (s *scanner) scan() (int32, error) {
 	code, err := s.geometry(0)
 	if err != nil {
 		return 0, err
@@ -74,8 +81,20 @@ func Scan(wkb []byte, box *Box) (int32, error) {
 type scanner struct {
 	b   []byte
 	box *Box
+	// sph, when set, takes the X and Y of each coordinate sequence
+	// (SphericalBounds); box then gets Z and M only.
+	sph *SphericalBounds
 	ord binary.ByteOrder
 }
+
+// shape is how the points of a coordinate sequence connect.
+type shape uint8
+
+const (
+	shapePoint shape = iota // a point: nothing connects
+	shapeLine               // a linestring: each point to the next
+	shapeRing               // a polygon ring: a closed line
+)
 
 func (s *scanner) u32() (uint32, error) {
 	if len(s.b) < 4 {
@@ -138,9 +157,9 @@ func (s *scanner) geometry(depth int) (int32, error) {
 	}
 	switch kind {
 	case 1:
-		return iso, s.points(1, n, z, m)
+		return iso, s.points(1, n, z, m, shapePoint)
 	case 2:
-		return iso, s.counted(n, z, m)
+		return iso, s.counted(n, z, m, shapeLine)
 	case 3:
 		rings, err := s.u32()
 		if err != nil {
@@ -150,7 +169,7 @@ func (s *scanner) geometry(depth int) (int32, error) {
 			return 0, fmt.Errorf("%w: %d rings in %d bytes", ErrInvalid, rings, len(s.b))
 		}
 		for range rings {
-			if err := s.counted(n, z, m); err != nil {
+			if err := s.counted(n, z, m, shapeRing); err != nil {
 				return 0, err
 			}
 		}
@@ -174,17 +193,17 @@ func (s *scanner) geometry(depth int) (int32, error) {
 	}
 }
 
-// counted reads a point count and that many points.
-func (s *scanner) counted(n int, z, m bool) error {
+// counted reads a point count and that many points of shape sh.
+func (s *scanner) counted(n int, z, m bool, sh shape) error {
 	k, err := s.u32()
 	if err != nil {
 		return err
 	}
-	return s.points(uint64(k), n, z, m)
+	return s.points(uint64(k), n, z, m, sh)
 }
 
-// points reads k points of n coordinates each.
-func (s *scanner) points(k uint64, n int, z, m bool) error {
+// points reads k points of n coordinates each, forming shape sh.
+func (s *scanner) points(k uint64, n int, z, m bool, sh shape) error {
 	size := k * uint64(n) * 8
 	if k > uint64(len(s.b)) || size > uint64(len(s.b)) {
 		return fmt.Errorf("%w: %d points of %d coordinates in %d bytes", ErrInvalid, k, n, len(s.b))
@@ -192,11 +211,14 @@ func (s *scanner) points(k uint64, n int, z, m bool) error {
 	b := s.box
 	p := s.b[:size]
 	s.b = s.b[size:]
+	if s.sph != nil {
+		s.sph.sequence(p, n, s.ord, sh)
+	}
 	for len(p) > 0 {
-		x := math.Float64frombits(s.ord.Uint64(p))
-		y := math.Float64frombits(s.ord.Uint64(p[8:]))
-		add(&b.Xmin, &b.Xmax, x)
-		add(&b.Ymin, &b.Ymax, y)
+		if s.sph == nil {
+			add(&b.Xmin, &b.Xmax, math.Float64frombits(s.ord.Uint64(p)))
+			add(&b.Ymin, &b.Ymax, math.Float64frombits(s.ord.Uint64(p[8:])))
+		}
 		at := 16
 		if z {
 			add(&b.Zmin, &b.Zmax, math.Float64frombits(s.ord.Uint64(p[at:])))

@@ -166,7 +166,7 @@ func (a *Assembler) build(mem memory.Allocator, p *plan, slots int, cols []Colum
 			a.fixed = make([]int64, slots+1)
 		}
 		nulls, elems, err = walk(p, c.Def, c.Rep, slots, valid, a.fixed[:slots+1], a.masks)
-	case layoutStruct, layoutNull, layoutBool, layoutBinary32, layoutBinary64, layoutFixed:
+	case layoutStruct, layoutNull, layoutBool, layoutBinary32, layoutBinary64, layoutBinaryView, layoutFixed:
 		if valid == nil && p.parent != nil && p.parent.rep == p.rep {
 			// A required node read from its parent's column: compile
 			// gave it the parent's element (or slot) levels, so the

@@ -44,7 +44,7 @@ func (st *shredLeaf) dense(mem memory.Allocator) (arrow.Array, error) {
 			at += hi - lo
 		}
 		kernels.ClearBitsFrom(vals.Bytes(), n)
-		return makeArray(p.Type, n, vals, nil), nil
+		return makeArray(p.Type, n, vals), nil
 	case layoutBinary32:
 		return denseBinary[int32](mem, p, st.runs, n, base, src)
 	case layoutBinary64:
@@ -60,7 +60,11 @@ func (st *shredLeaf) dense(mem memory.Allocator) (arrow.Array, error) {
 		lo, hi := base+st.runs[i], base+st.runs[i+1]
 		at += copy(dst[at:], from[lo*w:hi*w])
 	}
-	return makeArray(p.Type, n, vals, nil), nil
+	if p.layout == layoutBinaryView {
+		// The copied views point into the same data buffers.
+		return makeArray(p.Type, n, vals, src[2:]...), nil
+	}
+	return makeArray(p.Type, n, vals), nil
 }
 
 // denseBinary copies the byte-array values of runs into new offsets and
@@ -107,11 +111,8 @@ func denseBinary[O offset](mem memory.Allocator, p *plan, runs []int, n, base in
 
 // makeArray builds an array without nulls of n values from its value
 // buffer and, for byte arrays, data.
-func makeArray(dt arrow.DataType, n int, vals, data *memory.Buffer) arrow.Array {
-	bufs := []*memory.Buffer{nil, vals}
-	if data != nil {
-		bufs = append(bufs, data)
-	}
+func makeArray(dt arrow.DataType, n int, vals *memory.Buffer, data ...*memory.Buffer) arrow.Array {
+	bufs := append([]*memory.Buffer{nil, vals}, data...)
 	d := array.NewData(dt, n, bufs, nil, 0, 0)
 	defer d.Release()
 	return array.MakeFromData(d)

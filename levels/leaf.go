@@ -99,7 +99,7 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, owned bool, slot
 		err = spreadAs[uint32](dst, from, valid)
 	case 8:
 		err = spreadAs[uint64](dst, from, valid)
-	case 16:
+	case 16: // also the views of layoutBinaryView
 		err = spreadAs[[16]byte](dst, from, valid)
 	case 32:
 		err = spreadAs[[32]byte](dst, from, valid)
@@ -109,7 +109,9 @@ func leafData(mem memory.Allocator, p *plan, dense arrow.Array, owned bool, slot
 	if err != nil {
 		return nil, fmt.Errorf("%w: leaf %q: %w", ErrCorrupt, p.Name, err)
 	}
-	return array.NewData(p.Type, slots, []*memory.Buffer{validity, vals}, nil, nulls, 0), nil
+	// Views keep pointing into the data buffers of the dense values; a
+	// null slot's view is zero, an empty inline value.
+	return array.NewData(p.Type, slots, append([]*memory.Buffer{validity, vals}, bufs[2:]...), nil, nulls, 0), nil
 }
 
 // spreadAs runs kernels.Spread over dst and src viewed as values of type T.

@@ -89,6 +89,9 @@ const (
 	layoutFixed // width bytes per value
 	layoutBinary32
 	layoutBinary64
+	// layoutBinaryView is string_view and binary_view: 16-byte views
+	// (width) into data buffers the values keep.
+	layoutBinaryView
 	layoutStruct
 	layoutList32
 	layoutList64
@@ -102,7 +105,7 @@ const (
 type plan struct {
 	*Node
 	layout   layout
-	width    int // bytes per value (layoutFixed)
+	width    int // bytes per value (layoutFixed, layoutBinaryView)
 	size     int // elements per list (layoutFixedList)
 	parent   *plan
 	children []*plan
@@ -286,6 +289,8 @@ func (p *plan) setLayout(st arrow.DataType) error {
 		p.layout = layoutBinary32
 	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
 		p.layout = layoutBinary64
+	case arrow.STRING_VIEW, arrow.BINARY_VIEW:
+		p.layout, p.width = layoutBinaryView, arrow.ViewHeaderSizeBytes
 	default:
 		fw, ok := st.(arrow.FixedWidthDataType)
 		if !ok || fw.BitWidth() < 8 || fw.BitWidth()%8 != 0 || st.ID() == arrow.DICTIONARY {

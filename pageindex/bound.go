@@ -44,12 +44,14 @@ type value struct {
 
 // colType is what Bind learned of a filter column.
 type colType struct {
-	leaf     *footer.Node
-	physical footer.Type
-	order    valueOrder
-	logical  colLogical // the annotation that changes how values read
-	scale    int32      // a DECIMAL's scale
-	bounds   bool       // statistics bounds order as compare does
+	leaf      *footer.Node
+	physical  footer.Type
+	order     valueOrder
+	logical   colLogical // the annotation that changes how values read
+	scale     int32      // a DECIMAL's scale
+	bounds    bool       // statistics bounds order as compare does
+	temporal  temporal   // what an integer column stores of time, if anything
+	unitNanos int64      // the nanoseconds in one unit of a temporal column
 }
 
 // compare returns the sign of a - b in the column's order.
@@ -77,8 +79,8 @@ func (c *colType) decode(src []byte) (v value, ok bool) {
 		if len(src) != 12 {
 			return v, false
 		}
-		v.i = int96Nanos(src)
-		return v, true
+		v.i, ok = int96Nanos(src)
+		return v, ok
 	case logicalInterval:
 		v.b = src
 		return v, len(src) == 12
@@ -135,9 +137,9 @@ const (
 	nodeNull
 	nodeNotNull
 	nodePrefix
+	nodeIntersects // vals: the query box's xmin, ymin, xmax, ymax (geo.go)
 	nodeAnd
 	nodeOr
-	nodeNot
 )
 
 // node is one node of a bound predicate.
@@ -148,6 +150,8 @@ type node struct {
 	vals   []value
 	hashes []uint64 // bloom hashes of vals, for = and IN; nil when unknown
 	nan    bool     // the literal of a float comparison is NaN
+	geo    geoKind  // how an intersects node's column bounds its values (geo.go)
+	neg    bool     // a value condition negated: true where the value is not null and the condition fails
 	kids   []*node
 }
 
@@ -215,7 +219,7 @@ func (b *Bound) Leaves() []*footer.Node {
 // ErrUnsupported.
 func Bind(p Predicate, schema *footer.Schema) (*Bound, error) {
 	b := &Bound{pred: p}
-	root, err := b.bind(p, schema)
+	root, err := b.bind(p, schema, false)
 	if err != nil {
 		return nil, err
 	}
@@ -244,15 +248,22 @@ func (b *Bound) column(path string, schema *footer.Schema) (int, error) {
 	return len(b.cols) - 1, nil
 }
 
-func (b *Bound) bind(p Predicate, schema *footer.Schema) (*node, error) {
+// bind binds p, or NOT p when neg is set. NOT is pushed down to the
+// conditions on one column (De Morgan's laws hold in SQL's three-valued
+// logic), where it flips IS NULL and IS NOT NULL and negates a condition
+// on values only where the value is not null: a predicate on nulls is
+// unknown, and so is its negation.
+func (b *Bound) bind(p Predicate, schema *footer.Schema, neg bool) (*node, error) {
+	var n *node
+	var err error
 	switch p := p.(type) {
 	case *comparison:
-		return b.leafNode(nodeCompare, p.op, p.col, schema, []Literal{p.lit})
+		n, err = b.leafNode(nodeCompare, p.op, p.col, schema, []Literal{p.lit})
 	case *inList:
-		return b.leafNode(nodeIn, 0, p.col, schema, p.lits)
+		n, err = b.leafNode(nodeIn, 0, p.col, schema, p.lits)
 	case *nullCheck:
 		k := nodeNull
-		if p.notNull {
+		if p.notNull != neg {
 			k = nodeNotNull
 		}
 		return b.leafNode(k, 0, p.col, schema, nil)
@@ -264,14 +275,16 @@ func (b *Bound) bind(p Predicate, schema *footer.Schema) (*node, error) {
 		if b.cols[c].order != orderBytes {
 			return nil, fmt.Errorf("%w: prefix match on %s column %q", ErrPredicate, b.cols[c].describe(), p.col)
 		}
-		return &node{kind: nodePrefix, col: c, vals: []value{{b: p.prefix}}}, nil
+		n = &node{kind: nodePrefix, col: c, vals: []value{{b: p.prefix}}}
+	case *bboxIntersect:
+		n, err = b.bindIntersects(p, schema)
 	case *junction:
 		n := &node{kind: nodeAnd}
-		if p.or {
+		if p.or != neg {
 			n.kind = nodeOr
 		}
 		for _, t := range p.terms {
-			k, err := b.bind(t, schema)
+			k, err := b.bind(t, schema, neg)
 			if err != nil {
 				return nil, err
 			}
@@ -279,13 +292,23 @@ func (b *Bound) bind(p Predicate, schema *footer.Schema) (*node, error) {
 		}
 		return n, nil
 	case *negation:
-		k, err := b.bind(p.p, schema)
-		if err != nil {
-			return nil, err
-		}
-		return &node{kind: nodeNot, kids: []*node{k}}, nil
+		return b.bind(p.p, schema, !neg)
+	default:
+		return nil, fmt.Errorf("%w: %T is not a predicate of this package", ErrPredicate, p)
 	}
-	return nil, fmt.Errorf("%w: %T is not a predicate of this package", ErrPredicate, p)
+	if err != nil || !neg {
+		return n, err
+	}
+	switch n.kind {
+	case nodeNull:
+		n.kind = nodeNotNull
+	case nodeNotNull:
+		n.kind = nodeNull
+	default:
+		n.neg = !n.neg
+		n.hashes = nil // a value the filter lacks makes the negation hold: it prunes nothing
+	}
+	return n, nil
 }
 
 // leafNode binds a condition on one column: a comparison by op, IN or a
@@ -333,8 +356,8 @@ func (b *Bound) leafNode(kind nodeKind, op Op, path string, schema *footer.Schem
 // below or above every value the column can hold, or between v and the
 // next value.
 func inexact(n *node, f fit, v value) *node {
-	never := &node{kind: nodeIn, col: n.col} // IN of nothing holds for no row
-	notNull := &node{kind: nodeNotNull, col: n.col}
+	never := &node{kind: nodeIn, col: n.col}              // IN of nothing holds for no value
+	notNull := &node{kind: nodeIn, col: n.col, neg: true} // NOT IN of nothing holds for every value
 	switch n.op {
 	case OpEq:
 		return never
@@ -428,6 +451,12 @@ func (l Literal) kindName() string {
 		return "boolean"
 	case KindDecimal:
 		return "decimal"
+	case KindDate:
+		return "DATE"
+	case KindTime:
+		return "TIME"
+	case KindTimestamp:
+		return "TIMESTAMP"
 	}
 	return "invalid"
 }

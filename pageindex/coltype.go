@@ -80,6 +80,7 @@ func (c *colType) init() error {
 		default:
 			return fmt.Errorf("predicates on %s columns", leaf.Physical)
 		}
+		c.initTemporal()
 	}
 	c.bounds = c.boundsTrusted()
 	return nil
@@ -156,6 +157,13 @@ const (
 // range is an error; beyond a DECIMAL or INT96 column's, it makes the
 // comparison constant.
 func (c *colType) convertInteger(l Literal) (v value, f fit, h uint64, hashed bool, err error) {
+	if c.temporal != temporalNone && (l.kind == KindBytes || l.kind == KindDate || l.kind == KindTime || l.kind == KindTimestamp) {
+		q, exact, err := c.temporalUnits(l)
+		if err != nil {
+			return v, f, 0, false, err
+		}
+		return c.integerValue(l, q, exact, 0, false)
+	}
 	var u *big.Int
 	var scale int32
 	switch l.kind {
@@ -179,11 +187,18 @@ func (c *colType) convertInteger(l Literal) (v value, f fit, h uint64, hashed bo
 	default:
 		return v, f, 0, false, fmt.Errorf("a %s literal for %s column", l.kindName(), c.describe())
 	}
-	lo, hi := c.intRange()
 	q, exact, huge := scaledFloor(u, int64(c.scale)-int64(scale))
+	return c.integerValue(l, q, exact, huge, c.logical == logicalPlain)
+}
+
+// integerValue places q, the floor of literal l in the column's unit
+// (exact or not, or huge), among the column's values; beyond them it is
+// an error when strict, else it makes the comparison constant.
+func (c *colType) integerValue(l Literal, q *big.Int, exact bool, huge int, strict bool) (v value, f fit, h uint64, hashed bool, err error) {
+	lo, hi := c.intRange()
 	f = classify(q, exact, huge, lo, hi)
 	switch {
-	case (f == fitBelow || f == fitAbove) && c.logical == logicalPlain:
+	case (f == fitBelow || f == fitAbove) && strict:
 		return v, f, 0, false, fmt.Errorf("literal %s is outside the column's range [%v, %v]", l, lo, hi)
 	case f == fitBelow || f == fitAbove:
 		return v, f, 0, false, nil
@@ -346,11 +361,14 @@ func decimalFloat(u *big.Int, scale int32) float64 {
 }
 
 // int96Nanos returns the nanoseconds since the Unix epoch of an INT96
-// timestamp, wrapping in int64 as arrowio's nanosecond read does.
-func int96Nanos(b []byte) int64 {
+// timestamp; ok is false when int64 nanoseconds cannot hold it (arrowio
+// refuses to read such a value in nanoseconds, so it bounds nothing).
+func int96Nanos(b []byte) (ns int64, ok bool) {
 	nanos := int64(binary.LittleEndian.Uint64(b))
 	days := int64(binary.LittleEndian.Uint32(b[8:])) - julianUnixEpoch
-	return days*nanosPerDay + nanos
+	v := new(big.Int).Mul(big.NewInt(days), big.NewInt(nanosPerDay))
+	v.Add(v, big.NewInt(nanos))
+	return v.Int64(), v.IsInt64()
 }
 
 // int96Bytes returns the INT96 encoding writers give the instant ns

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/tri"
 )
 
 // typedSchema has one optional column per annotation the typed test
@@ -236,10 +237,10 @@ func compareTyped(a, b tval, inf int) int {
 }
 
 // typedPred is a random predicate on the typed columns with a brute-force
-// evaluator.
+// evaluator in SQL's three-valued logic.
 type typedPred struct {
 	p    Predicate
-	eval func(row []tval) bool
+	eval func(row []tval) tri.Value
 }
 
 func randomTypedPred(rng *rand.Rand, depth int) typedPred {
@@ -247,17 +248,17 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 		a, b := randomTypedPred(rng, depth-1), randomTypedPred(rng, depth-1)
 		switch rng.IntN(3) {
 		case 0:
-			return typedPred{And(a.p, b.p), func(r []tval) bool { return a.eval(r) && b.eval(r) }}
+			return typedPred{And(a.p, b.p), func(r []tval) tri.Value { return min(a.eval(r), b.eval(r)) }}
 		case 1:
-			return typedPred{Or(a.p, b.p), func(r []tval) bool { return a.eval(r) || b.eval(r) }}
+			return typedPred{Or(a.p, b.p), func(r []tval) tri.Value { return max(a.eval(r), b.eval(r)) }}
 		}
-		return typedPred{Not(a.p), func(r []tval) bool { return !a.eval(r) }}
+		return typedPred{Not(a.p), func(r []tval) tri.Value { return tri.Not(a.eval(r)) }}
 	}
 	ci := rng.IntN(len(typedCols))
 	c := typedCols[ci]
 	switch rng.IntN(5) {
 	case 0:
-		return typedPred{IsNull(c.name), func(r []tval) bool { return r[ci].null() }}
+		return typedPred{IsNull(c.name), func(r []tval) tri.Value { return tri.Known(r[ci].null()) }}
 	case 1:
 		var lits []Literal
 		var vals []tval
@@ -266,13 +267,16 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 			l, v, inf := typedLiteral(rng, c)
 			lits, vals, infs = append(lits, l), append(vals, v), append(infs, inf)
 		}
-		return typedPred{In(c.name, lits...), func(r []tval) bool {
+		return typedPred{In(c.name, lits...), func(r []tval) tri.Value {
+			if r[ci].null() {
+				return tri.Unknown
+			}
 			for i, v := range vals {
-				if !r[ci].null() && compareTyped(r[ci], v, infs[i]) == 0 {
-					return true
+				if compareTyped(r[ci], v, infs[i]) == 0 {
+					return tri.True
 				}
 			}
-			return false
+			return tri.False
 		}}
 	}
 	op := Op(1 + rng.IntN(6))
@@ -280,15 +284,15 @@ func randomTypedPred(rng *rand.Rand, depth int) typedPred {
 		op = Op(1 + rng.IntN(2))
 	}
 	l, v, inf := typedLiteral(rng, c)
-	return typedPred{Compare(c.name, op, l), func(r []tval) bool {
+	return typedPred{Compare(c.name, op, l), func(r []tval) tri.Value {
 		if r[ci].null() {
-			return false
+			return tri.Unknown
 		}
 		cmp := compareTyped(r[ci], v, inf)
 		if cmp == 2 {
-			return op == OpNotEq
+			return tri.Known(op == OpNotEq)
 		}
-		return op.holds(cmp)
+		return tri.Known(op.holds(cmp))
 	}}
 }
 
@@ -346,7 +350,7 @@ func TestTypedColumnsAgreeWithBruteForce(t *testing.T) {
 			t.Fatalf("Select(%s): %v", tp.p, err)
 		}
 		for r := range n {
-			if want := tp.eval(rows[r]); sel[r] != want {
+			if want := tp.eval(rows[r]) == tri.True; sel[r] != want {
 				t.Fatalf("iteration %d: %s: row %d (%v) selected %v, want %v", it, tp.p, r, rows[r], sel[r], want)
 			}
 		}
@@ -481,21 +485,11 @@ func TestDecimalRounding(t *testing.T) {
 		{Greater("d32", dec("21474836.475")), "0000000"},
 		{Less("d32", Float(math.Inf(1))), "1111110"},
 		{In("d32", dec("12.345"), dec("12.3"), dec("1e40")), "0010000"},
-		{Not(Eq("d32", dec("12.345"))), "1111111"},
+		{Not(Eq("d32", dec("12.345"))), "1111110"},
+		{Not(Less("d32", dec("1e40"))), "0000000"},
+		{Not(Greater("d32", dec("21474836.465"))), "1111010"},
 	} {
-		b, err := Bind(c.p, schema)
-		if err != nil {
-			t.Fatalf("Bind(%s): %v", c.p, err)
-		}
-		sel, err := b.Select([]arrow.Array{arr}, arr.Len())
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		for _, s := range sel {
-			got += map[bool]string{true: "1", false: "0"}[s]
-		}
-		if got != c.want {
+		if got := selectOne(t, c.p, schema, arr); got != c.want {
 			t.Errorf("%s selects %s, want %s", c.p, got, c.want)
 		}
 	}
@@ -584,6 +578,56 @@ func TestBindTypedErrors(t *testing.T) {
 		}
 		if _, err := Bind(Eq("x", Int(1)), s); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("Bind on %v = %v, want ErrUnsupported", e, err)
+		}
+	}
+}
+
+// selectOne binds p, a predicate on one column, to schema and returns
+// the rows it selects over arr as a string of 0s and 1s.
+func selectOne(t *testing.T, p Predicate, schema *footer.Schema, arr arrow.Array) string {
+	t.Helper()
+	b, err := Bind(p, schema)
+	if err != nil {
+		t.Fatalf("Bind(%s): %v", p, err)
+	}
+	sel, err := b.Select([]arrow.Array{arr}, arr.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	for _, s := range sel {
+		got += map[bool]string{true: "1", false: "0"}[s]
+	}
+	return got
+}
+
+// TestInt96NanosRange checks that INT96 bounds decode exactly inside the
+// int64-nanosecond span, at both of its edges, and not at all outside it,
+// so that a dictionary or statistics holding a date past the span (which
+// arrowio refuses to read in nanoseconds) never prunes by a wrapped value.
+func TestInt96NanosRange(t *testing.T) {
+	at := func(days, nanos int64) []byte {
+		b := binary.LittleEndian.AppendUint64(nil, uint64(nanos))
+		return binary.LittleEndian.AppendUint32(b, uint32(days+julianUnixEpoch))
+	}
+	maxDay, minDay := int64(math.MaxInt64/nanosPerDay), int64(math.MinInt64/nanosPerDay-1)
+	for _, c := range []struct {
+		raw  []byte
+		want int64
+		ok   bool
+	}{
+		{int96Bytes(0), 0, true},
+		{int96Bytes(math.MaxInt64), math.MaxInt64, true},
+		{int96Bytes(math.MinInt64), math.MinInt64, true},
+		{at(maxDay, math.MaxInt64%nanosPerDay+1), 0, false},
+		{at(minDay, nanosPerDay+math.MinInt64%nanosPerDay-1), 0, false},
+		{at(2_932_896, 3*3600*1e9), 0, false}, // 9999-12-31T03:00
+		{at(-julianUnixEpoch, 0), 0, false},   // Julian day 0, 4713 BC
+	} {
+		ct := colType{logical: logicalInt96, order: orderSigned, physical: footer.TypeInt96}
+		v, ok := ct.decode(c.raw)
+		if ok != c.ok || ok && v.i != c.want {
+			t.Errorf("% x: got %d, %v; want %d, %v", c.raw, v.i, ok, c.want, c.ok)
 		}
 	}
 }

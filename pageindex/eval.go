@@ -2,6 +2,8 @@ package pageindex
 
 import (
 	"bytes"
+
+	"github.com/quiverio/quiver/footer"
 )
 
 // Stats is what is known of one column's values over some rows (a column
@@ -18,6 +20,9 @@ type Stats struct {
 	Values int64
 	// AllNull says every value is null (a null page of the ColumnIndex).
 	AllNull bool
+	// Geo is the bounding box of a GEOMETRY or GEOGRAPHY column chunk's
+	// GeospatialStatistics, nil when unknown.
+	Geo *footer.BoundingBox
 	// Distinct, when not nil, holds every distinct non-null value,
 	// PLAIN-encoded one by one (a column chunk's dictionary page when all
 	// its data pages are dictionary-encoded).
@@ -76,9 +81,6 @@ func (b *Bound) ranges(nd *node, src Source, n int64) (maybe, sure Ranges) {
 			maybe, sure = Union(maybe, m), Union(sure, s)
 		}
 		return maybe, sure
-	case nodeNot:
-		m, s := b.ranges(nd.kids[0], src, n)
-		return Complement(s, n), Complement(m, n)
 	}
 	p, ok := src(nd.col)
 	if !ok || len(p.FirstRows) == 0 || len(p.FirstRows) != len(p.Stats) {
@@ -89,10 +91,7 @@ func (b *Bound) ranges(nd *node, src Source, n int64) (maybe, sure Ranges) {
 		if i+1 < len(p.FirstRows) {
 			end = min(max(p.FirstRows[i+1], start), n)
 		}
-		m := b.matchStats(nd, &st)
-		if m != MatchNone && p.Bloom != nil && nd.hashes != nil && !anyInBloom(p.Bloom, nd.hashes) {
-			m = MatchNone
-		}
+		m := b.matchStats(nd, &st, p.Bloom)
 		if m != MatchNone {
 			maybe = maybe.add(start, end)
 		}
@@ -113,8 +112,11 @@ func anyInBloom(f *Bloom, hashes []uint64) bool {
 	return false
 }
 
-// matchStats evaluates the leaf condition nd against st.
-func (b *Bound) matchStats(nd *node, st *Stats) Match {
+// matchStats evaluates the leaf condition nd against st and the chunk's
+// bloom filter (nil for none). A condition on values is unknown for a
+// null, negated or not, so it never holds for every row when some are
+// null.
+func (b *Bound) matchStats(nd *node, st *Stats, bloom *Bloom) Match {
 	nulls := MatchSome // whether the values hold nulls: none, some, all
 	switch {
 	case st.AllNull:
@@ -129,11 +131,33 @@ func (b *Bound) matchStats(nd *node, st *Stats) Match {
 		return nulls
 	case nd.kind == nodeNotNull:
 		return MatchAll - nulls
-	case nulls == MatchAll, nd.kind == nodeIn && len(nd.vals) == 0:
-		return MatchNone // conditions on values are false for nulls; IN of nothing is false
+	case nulls == MatchAll:
+		return MatchNone
+	}
+	m := b.matchValues(nd, st, bloom)
+	if nd.neg {
+		m = MatchAll - m
+	}
+	if m == MatchAll && nulls != MatchNone {
+		m = MatchSome
+	}
+	return m
+}
+
+// matchValues evaluates the value condition nd, leaving its negation
+// aside, on the non-null values st and bloom describe.
+func (b *Bound) matchValues(nd *node, st *Stats, bloom *Bloom) Match {
+	if nd.kind == nodeIn && len(nd.vals) == 0 {
+		return MatchNone // IN of nothing
+	}
+	if nd.kind == nodeIntersects {
+		return matchIntersects(nd, st.Geo) // never MatchAll, so its negation prunes only boxes that miss
+	}
+	if bloom != nil && nd.hashes != nil && !anyInBloom(bloom, nd.hashes) {
+		return MatchNone
 	}
 	ct := &b.cols[nd.col]
-	if m, ok := matchDistinct(nd, ct, st.Distinct, nulls); ok {
+	if m, ok := matchDistinct(nd, ct, st.Distinct); ok {
 		return m
 	}
 	if !ct.bounds {
@@ -170,16 +194,13 @@ func (b *Bound) matchStats(nd *node, st *Stats) Match {
 			m = MatchNone
 		}
 	}
-	if m == MatchAll && nulls != MatchNone {
-		m = MatchSome
-	}
 	return m
 }
 
-// matchDistinct evaluates the value condition nd on every distinct value
-// of a set whose nulls are as nulls says; ok is false when there are no
+// matchDistinct evaluates the value condition nd, leaving its negation
+// aside, on every distinct value of a set; ok is false when there are no
 // distinct values to go by or one does not decode.
-func matchDistinct(nd *node, ct *colType, distinct [][]byte, nulls Match) (m Match, ok bool) {
+func matchDistinct(nd *node, ct *colType, distinct [][]byte) (m Match, ok bool) {
 	if len(distinct) == 0 {
 		return MatchSome, false
 	}
@@ -198,7 +219,7 @@ func matchDistinct(nd *node, ct *colType, distinct [][]byte, nulls Match) (m Mat
 	switch {
 	case !some:
 		return MatchNone, true
-	case all && nulls == MatchNone:
+	case all:
 		return MatchAll, true
 	}
 	return MatchSome, true

@@ -374,3 +374,32 @@ func TestParse(t *testing.T) {
 		t.Errorf("Columns = %v", got)
 	}
 }
+
+// Over a dictionary array, a row is null where its index is null, or
+// points to a null entry or none: IS NULL holds there, and a negated
+// condition does not.
+func TestSelectNegatedDictionary(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"a", "b", ""}, []bool{true, true, false}) // entry 2 is null
+	dict := sb.NewArray()
+	defer dict.Release()
+	sb.Release()
+	ib := array.NewInt32Builder(mem)
+	ib.AppendValues([]int32{0, 1, 2, 0, 7}, []bool{true, true, true, false, true}) // row 3 null; row 4 out of range
+	idx := ib.NewArray()
+	defer idx.Release()
+	ib.Release()
+	arr := array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}, idx, dict)
+	defer arr.Release()
+	for where, want := range map[string]string{`s = "a"`: "10000", `not (s = "a")`: "01000", `not (s in ("b"))`: "10000", `not (s is null)`: "11000", `s is null`: "00111"} {
+		p, err := Parse(where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := selectOne(t, p, testSchema(t), arr); got != want {
+			t.Errorf("%s selects %s, want %s", where, got, want)
+		}
+	}
+}

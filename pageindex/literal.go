@@ -12,23 +12,28 @@ type Kind uint8
 
 // Literal kinds.
 const (
-	KindInt     Kind = iota + 1 // integers, dates and timestamps in their stored unit
-	KindFloat                   // floating point
-	KindBytes                   // strings and binary values
-	KindBool                    // booleans
-	KindDecimal                 // exact decimal numbers: an unscaled integer and a scale
+	KindInt       Kind = iota + 1 // integers, dates and timestamps in their stored unit
+	KindFloat                     // floating point
+	KindBytes                     // strings and binary values
+	KindBool                      // booleans
+	KindDecimal                   // exact decimal numbers: an unscaled integer and a scale
+	KindDate                      // calendar days (DATE '2024-03-01')
+	KindTime                      // times of day (TIME '12:30:00')
+	KindTimestamp                 // dates and times of day, local or instants (TIMESTAMP '2024-03-01 12:30:00')
 )
 
 // Literal is a typed constant a predicate compares a column with. Build
 // one with [Int], [Float], [String], [Bytes], [Bool], [Decimal],
-// [Decimal128], [Decimal256], [ParseDecimal] or [Interval].
+// [Decimal128], [Decimal256], [ParseDecimal], [Interval], [Date],
+// [TimeOfDay], [Timestamp] or [TimestampTZ].
 type Literal struct {
 	kind  Kind
 	i     int64
 	f     float64
 	b     []byte
-	d     *big.Int // a decimal's unscaled value, never changed once set
+	d     *big.Int // a decimal's unscaled value, or a date's, time's or timestamp's nanoseconds; never changed once set
 	scale int32    // a decimal's scale: the value is d * 10^-scale
+	zoned bool     // a timestamp given as an instant
 }
 
 // Int returns an integer literal. It compares with integer columns (and
@@ -61,6 +66,10 @@ func Bool(v bool) Literal {
 	return l
 }
 
+// Int64 returns the value of an integer literal ([KindInt]); ok is
+// false for other kinds.
+func (l Literal) Int64() (v int64, ok bool) { return l.i, l.kind == KindInt }
+
 // Kind returns the literal's kind.
 func (l Literal) Kind() Kind { return l.kind }
 
@@ -87,6 +96,8 @@ func (l Literal) String() string {
 		return strconv.Quote(string(l.b))
 	case KindBool:
 		return strconv.FormatBool(l.i != 0)
+	case KindDate, KindTime, KindTimestamp:
+		return l.formatTemporal()
 	}
 	return "<invalid literal>"
 }

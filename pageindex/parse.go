@@ -10,14 +10,19 @@ import (
 
 // Parse reads a predicate written as in SQL: comparisons (=, !=, <>, <,
 // <=, >, >=) of a column with a literal, `c in (l1, l2)`, `c is null`,
-// `c is not null`, `c prefix "ab"`, combined with and, or, not and
+// `c is not null`, `c prefix "ab"`, `intersects(c, xmin, ymin, xmax,
+// ymax)` (see [Intersects]), combined with and, or, not and
 // parentheses (keywords in any case). Columns are dotted paths, in
 // backquotes when they hold other characters; literals are integers (Go
 // syntax, within int64), decimal numbers (with a point or exponent, or
 // integers beyond int64: exact [Decimal] literals, so that `price >=
 // 12.50` compares exactly with a DECIMAL column), other floats (hex
 // floats, inf, nan), true, false, and strings in double or single quotes
-// with Go escapes. A syntax error wraps ErrPredicate and gives the byte
+// with Go escapes, and SQL's typed literals DATE 'YYYY-MM-DD', TIME
+// 'HH:MM:SS[.fffffffff]' and TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.fffffffff]'
+// (a zone after it, Z, UTC or ±HH:MM, or TIMESTAMPTZ for TIMESTAMP, makes
+// it an instant): see [Date], [TimeOfDay], [Timestamp], [TimestampTZ]. A
+// syntax error, or a typed literal that is not a valid date or time, wraps ErrPredicate and gives the byte
 // offset.
 func Parse(s string) (Predicate, error) {
 	p := &parser{src: s}
@@ -256,6 +261,9 @@ func (p *parser) unary() Predicate {
 
 // condition parses a column and what is said of it.
 func (p *parser) condition() Predicate {
+	if e, ok := p.geoCondition(); ok {
+		return e
+	}
 	if p.tok.kind != tokIdent || p.src[p.tok.pos] != '`' && isKeyword(p.tok.text) {
 		p.fail("expected a column, got %q", p.tok.text)
 		return And()
@@ -319,6 +327,38 @@ func (p *parser) condition() Predicate {
 	return And()
 }
 
+// typedKind returns the kind of a typed literal's type name, or 0.
+func typedKind(name string) Kind {
+	for _, t := range []struct {
+		name string
+		kind Kind
+	}{{"date", KindDate}, {"time", KindTime}, {"timestamp", KindTimestamp}, {"timestamptz", KindTimestamp}} {
+		if strings.EqualFold(name, t.name) {
+			return t.kind
+		}
+	}
+	return 0
+}
+
+// typedLiteral parses a type name and the string that follows it.
+func (p *parser) typedLiteral() Literal {
+	name := p.tok
+	p.next()
+	str := p.tok
+	if str.kind != tokString {
+		p.fail("expected a quoted string after %s", strings.ToUpper(name.text))
+		return Literal{}
+	}
+	p.next()
+	l, err := parseTemporal(typedKind(name.text), str.text, strings.EqualFold(name.text, "timestamptz"))
+	if err != nil {
+		p.tok.pos = str.pos + 1 + err.pos // exact unless the string has escapes
+		p.fail("bad %s literal %q: %s", strings.ToUpper(name.text), str.text, err.msg)
+		return Literal{}
+	}
+	return l
+}
+
 // literal parses a literal.
 func (p *parser) literal() Literal {
 	t := p.tok
@@ -342,6 +382,8 @@ func (p *parser) literal() Literal {
 		}
 		p.tok = t
 		p.fail("bad number %q", t.text)
+	case t.kind == tokIdent && typedKind(t.text) != 0:
+		return p.typedLiteral()
 	case t.kind == tokIdent && (strings.EqualFold(t.text, "nan") || strings.EqualFold(t.text, "inf")):
 		p.next()
 		f, _ := strconv.ParseFloat(t.text, 64)

@@ -6,13 +6,16 @@ import (
 
 // Predicate is a condition on the rows of a file: build one with [Eq],
 // [NotEq], [Less], [LessEq], [Greater], [GreaterEq], [In], [IsNull],
-// [IsNotNull], [HasPrefix], [And], [Or] and [Not], or parse one with
-// [Parse].
+// [IsNotNull], [HasPrefix], [Intersects], [And], [Or] and [Not], or
+// parse one with [Parse].
 //
-// Logic is two-valued: a comparison, IN or prefix match is false for a
-// null value, and Not is the plain complement, so Not(Eq(c, 1)) holds for
-// rows where c is null while NotEq(c, 1) does not. Floating-point NaN
-// compares false with everything.
+// Logic is SQL's three-valued one, as DuckDB and Arrow compute's filters
+// follow it: a comparison, IN or prefix match on a null value is unknown,
+// Not of unknown is unknown, And and Or combine unknowns as SQL does, and
+// a row is selected where the predicate is true. So Not(Eq(c, 1)) holds
+// where c is not null and differs from 1, as NotEq(c, 1) does, and
+// Not(IsNull(c)) where c is not null. Floating-point NaN compares false
+// (not unknown) with everything, so Not(Less(x, 1)) holds for a NaN.
 type Predicate interface {
 	// String formats the predicate as [Parse] reads it.
 	String() string
@@ -132,7 +135,7 @@ func And(terms ...Predicate) Predicate { return &junction{false, append([]Predic
 // Or holds where some term holds (never, with none).
 func Or(terms ...Predicate) Predicate { return &junction{true, append([]Predicate(nil), terms...)} }
 
-// Not holds where p does not.
+// Not holds where p is false (not where it is unknown).
 func Not(p Predicate) Predicate { return &negation{p} }
 
 // Columns returns the dotted paths of the columns p reads, each once, in

@@ -51,27 +51,50 @@ func (b *Bound) eval(nd *node, cols []arrow.Array, n int) ([]bool, error) {
 			}
 		}
 		return out, nil
-	case nodeNot:
-		sel, err := b.eval(nd.kids[0], cols, n)
-		for i := range sel {
-			sel[i] = !sel[i]
-		}
-		return sel, err
 	}
 	return b.evalLeaf(nd, cols[nd.col])
 }
 
 // evalLeaf evaluates a condition on one column over arr.
 func (b *Bound) evalLeaf(nd *node, arr arrow.Array) ([]bool, error) {
-	out := make([]bool, arr.Len())
+	d, _ := arr.(*array.Dictionary)
 	if nd.kind == nodeNull || nd.kind == nodeNotNull {
+		out := make([]bool, arr.Len())
 		for i := range out {
-			out[i] = arr.IsNull(i) == (nd.kind == nodeNull)
+			out[i] = present(arr, d, i) == (nd.kind == nodeNotNull)
 		}
 		return out, nil
 	}
+	out, err := b.evalValues(nd, arr)
+	if err != nil || !nd.neg {
+		return out, err
+	}
+	for i := range out {
+		out[i] = !out[i] && present(arr, d, i) // a negated condition is unknown for a null
+	}
+	return out, nil
+}
+
+// present reports whether row i of arr holds a value: it is not null,
+// and when arr is the dictionary array d, its index is within the
+// dictionary and the entry there is not null.
+func present(arr arrow.Array, d *array.Dictionary, i int) bool {
+	if !arr.IsValid(i) {
+		return false
+	}
+	if d == nil {
+		return true
+	}
+	k := d.GetValueIndex(i)
+	return k >= 0 && k < d.Dictionary().Len() && d.Dictionary().IsValid(k)
+}
+
+// evalValues evaluates the value condition nd, leaving its negation
+// aside, over arr: false where a value is null.
+func (b *Bound) evalValues(nd *node, arr arrow.Array) ([]bool, error) {
+	out := make([]bool, arr.Len())
 	if d, ok := arr.(*array.Dictionary); ok {
-		inner, err := b.evalLeaf(nd, d.Dictionary())
+		inner, err := b.evalValues(nd, d.Dictionary())
 		if err != nil {
 			return nil, err
 		}
@@ -82,6 +105,9 @@ func (b *Bound) evalLeaf(nd *node, arr arrow.Array) ([]bool, error) {
 			}
 		}
 		return out, nil
+	}
+	if nd.kind == nodeIntersects {
+		return out, b.evalIntersects(nd, arr, out)
 	}
 	ct := &b.cols[nd.col]
 	switch a := arr.(type) {

@@ -13,7 +13,7 @@ import (
 func (b *Bound) UsesBloom(col int) bool { return usesBloom(b.root, col) }
 
 func usesBloom(nd *node, col int) bool {
-	if nd.kind != nodeAnd && nd.kind != nodeOr && nd.kind != nodeNot {
+	if nd.kind != nodeAnd && nd.kind != nodeOr {
 		return nd.col == col && nd.hashes != nil
 	}
 	for _, k := range nd.kids {
@@ -35,6 +35,9 @@ func usesBloom(nd *node, col int) bool {
 // choice (by the column's order).
 func ChunkStats(md *footer.ColumnMetaData, leaf *footer.Node, w Writer) Stats {
 	st := Stats{Values: md.NumValues}
+	if g := md.GeospatialStatistics; g != nil {
+		st.Geo = g.Bbox
+	}
 	s := md.Statistics
 	if s == nil {
 		return st

@@ -165,6 +165,7 @@ func (c *Config) QuiverOptions(d *datasets.Dataset, s datasets.Size, parallelism
 		DisableDictionary: !c.dictionary,
 		PageVersion:       arrowio.PageV1,
 		MaxRowGroupRows:   rowGroupRows(d, s),
+		MaxRowGroupBytes:  -1, // pqarrow has no byte limit
 		DisableCRC:        true,
 		Parallelism:       parallelism,
 	}
@@ -220,7 +221,13 @@ func (c *Config) WriteQuiver(w io.Writer, d *datasets.Dataset, s datasets.Size, 
 		return fmt.Errorf("pqfiles: quiver %s/%s: %w", d.Name, c.Name, err)
 	}
 	for _, r := range recs {
-		if err := qw.Write(r); err != nil {
+		// pqarrow's Write makes each batch a row group; Flush does
+		// the same here.
+		err := qw.Write(r)
+		if err == nil {
+			err = qw.Flush()
+		}
+		if err != nil {
 			qw.Close()
 			return fmt.Errorf("pqfiles: quiver %s/%s: %w", d.Name, c.Name, err)
 		}

@@ -34,6 +34,7 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	n := fs.Int("limit", limit, "print at most this many rows (-1: all)")
 	format := fs.String("format", "jsonl", "output format: jsonl or csv")
 	keys := addKeyFlags(fs)
+	int96 := addInt96Flag(fs)
 	where := fs.String("where", "", `print only rows that satisfy this predicate, as 'x > 5 and s = "a"'`)
 	stats := fs.Bool("stats", false, "print the reads made of the file to stderr after the rows: requests, bytes fetched and used, time waiting")
 	file, err := parseFile(fs, args)
@@ -51,6 +52,9 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 		return err
 	}
 	opts := arrowio.ReadOptions{Decryption: cfg}
+	if opts.Mapping, err = int96(); err != nil {
+		return err
+	}
 	if *columns != "" {
 		opts.Columns = strings.Split(*columns, ",")
 	}

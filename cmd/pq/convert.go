@@ -10,13 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/csv"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
-	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/dataset"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -24,20 +22,26 @@ import (
 // record batch.
 const convertChunk = 1 << 16
 
-// runConvert writes a CSV, JSON lines or Parquet file as Parquet.
+// runConvert writes a CSV, JSON lines or Parquet file as Parquet, or as
+// a hive-partitioned dataset with --partition-by.
 func runConvert(args []string, out io.Writer) error {
 	fs := newFlags("convert")
 	from := fs.String("from", "auto", "input format: csv, jsonl, parquet, or auto (from the file name)")
 	codec := fs.String("codec", "snappy", "compression: uncompressed, snappy, gzip, zstd, brotli, lz4_raw")
 	level := fs.Int("level", 0, "compression level (0: the codec's default)")
-	rowGroupRows := fs.Int64("row-group-rows", 1<<20, "rows per row group")
+	rowGroupRows := fs.Int64("row-group-rows", 1<<20, "most rows in a row group")
+	rowGroupBytes := fs.Int64("row-group-bytes", arrowio.DefaultMaxRowGroupBytes, "encoded, compressed bytes at which a row group ends")
+	sortBy := fs.String("sort-by", "", "declare the rows sorted by these columns: col[:desc][:nulls_first],... (written as sorting_columns; rows are not reordered)")
 	pageSize := fs.Int("page-size", arrowio.DefaultDataPageSize, "data page size in bytes")
 	pageVersion := fs.Int("page-version", 1, "data page version: 1 or 2")
 	dictionary := fs.Bool("dictionary", true, "dictionary-encode columns (falling back when the dictionary grows too large)")
 	encoding := fs.String("encoding", "", "non-dictionary encoding for every column (plain, delta_binary_packed, ...; default: plain)")
 	stats := fs.Bool("statistics", true, "write column chunk statistics")
 	progress := fs.String("progress", "auto", "progress bar on stderr: auto (when stderr is a terminal), always or never")
+	partitionBy := fs.String("partition-by", "", "write OUT as a directory of hive partitions (key=value/) by these comma-separated columns")
+	maxRowsPerFile := fs.Int64("max-rows-per-file", 0, "with --partition-by: start a new file in a partition after this many rows (0: no limit)")
 	keys := addKeyFlags(fs) // an encrypted Parquet input's keys
+	int96 := addInt96Flag(fs)
 	in, outPath, err := parseTwoFiles(fs, args)
 	if err != nil {
 		return err
@@ -46,8 +50,13 @@ func runConvert(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	read := arrowio.ReadOptions{Decryption: decryption}
+	if read.Mapping, err = int96(); err != nil {
+		return err
+	}
 	opts := arrowio.WriteOptions{
 		MaxRowGroupRows:   *rowGroupRows,
+		MaxRowGroupBytes:  *rowGroupBytes,
 		DataPageSize:      *pageSize,
 		DisableDictionary: !*dictionary,
 		DisableStatistics: !*stats,
@@ -76,6 +85,12 @@ func runConvert(args []string, out io.Writer) error {
 	if *rowGroupRows <= 0 {
 		return fmt.Errorf("%w: --row-group-rows %d: want a positive count", errUsage, *rowGroupRows)
 	}
+	if *rowGroupBytes <= 0 {
+		return fmt.Errorf("%w: --row-group-bytes %d: want a positive size", errUsage, *rowGroupBytes)
+	}
+	if opts.SortingColumns, err = parseSortBy(*sortBy); err != nil {
+		return err
+	}
 	format := *from
 	if format == "auto" {
 		format = formatOf(in)
@@ -84,18 +99,66 @@ func runConvert(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := openSource(format, in, decryption, bar)
+	src, err := openSource(format, in, read, bar)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	rows, err := writeParquet(outPath, src, opts, *rowGroupRows, bar)
+	if *partitionBy != "" {
+		wo := dataset.WriteOptions{PartitionBy: strings.Split(*partitionBy, ","), MaxRowsPerFile: *maxRowsPerFile, RowGroupRows: *rowGroupRows, File: opts}
+		files, err := writeDataset(outPath, src, wo, bar)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		var rows int64
+		parts := map[string]bool{}
+		for _, f := range files {
+			rows += f.Rows
+			parts[filepath.Dir(f.Path)] = true
+		}
+		fmt.Fprintf(out, "wrote %d rows to %d files in %d partitions under %s\n", rows, len(files), len(parts), outPath)
+		return nil
+	}
+	if *maxRowsPerFile != 0 {
+		return fmt.Errorf("%w: --max-rows-per-file applies with --partition-by", errUsage)
+	}
+	rows, err := writeParquet(outPath, src, opts, bar)
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "wrote %d rows to %s\n", rows, outPath)
 	return nil
+}
+
+// writeDataset writes src's batches under the directory root as a
+// hive-partitioned dataset; each file appears whole or not at all.
+func writeDataset(root string, src *source, opts dataset.WriteOptions, bar *progress) ([]dataset.WrittenFile, error) {
+	for _, c := range opts.PartitionBy {
+		if len(src.rr.Schema().FieldIndices(c)) == 0 {
+			return nil, fmt.Errorf("%w: --partition-by %q: no such column in %s", errUsage, c, src.rr.Schema())
+		}
+	}
+	w, err := dataset.NewWriter(context.Background(), nil, root, src.rr.Schema(), opts)
+	if err != nil {
+		return nil, err
+	}
+	var rows int64
+	for src.rr.Next() {
+		rec := src.rr.RecordBatch()
+		if err := w.Write(rec); err != nil {
+			return w.Files(), err
+		}
+		rows += rec.NumRows()
+		bar.update(rows)
+	}
+	if err := src.rr.Err(); err != nil {
+		w.Abort()
+		return w.Files(), err
+	}
+	err = w.Close()
+	return w.Files(), err
 }
 
 // parseTwoFiles parses args into fs and returns its IN and OUT arguments;
@@ -128,6 +191,37 @@ func parseCodec(name string) (footer.CompressionCodec, error) {
 	return 0, fmt.Errorf("%w: --codec %q: want uncompressed, snappy, gzip, zstd, brotli or lz4_raw", errUsage, name)
 }
 
+// parseSortBy returns the sorting columns a --sort-by value names:
+// comma-separated columns, each a dotted leaf path followed by any of
+// ":desc" and ":nulls_first" (ascending, nulls last otherwise).
+func parseSortBy(v string) ([]arrowio.SortingColumn, error) {
+	if v == "" {
+		return nil, nil
+	}
+	var out []arrowio.SortingColumn
+	for _, key := range strings.Split(v, ",") {
+		parts := strings.Split(key, ":")
+		sc := arrowio.SortingColumn{Column: parts[0]}
+		if sc.Column == "" {
+			return nil, fmt.Errorf("%w: --sort-by %q: an empty column name", errUsage, v)
+		}
+		for _, p := range parts[1:] {
+			switch strings.ToLower(p) {
+			case "desc":
+				sc.Descending = true
+			case "asc":
+			case "nulls_first":
+				sc.NullsFirst = true
+			case "nulls_last":
+			default:
+				return nil, fmt.Errorf("%w: --sort-by %q: %q is not asc, desc, nulls_first or nulls_last", errUsage, v, p)
+			}
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
 // parseEncoding returns the encoding an --encoding value names.
 func parseEncoding(name string) (footer.Encoding, error) {
 	for _, e := range []footer.Encoding{footer.EncodingPlain, footer.EncodingRLE, footer.EncodingDeltaBinaryPacked,
@@ -157,11 +251,11 @@ type source struct {
 	close func()
 }
 
-// openSource opens path as format (a Parquet file with decryption, when
-// not nil), reporting progress to bar.
-func openSource(format, path string, decryption *encrypt.DecryptionConfig, bar *progress) (*source, error) {
+// openSource opens path as format (a Parquet file read with read),
+// reporting progress to bar.
+func openSource(format, path string, read arrowio.ReadOptions, bar *progress) (*source, error) {
 	if format == "parquet" {
-		rd, err := openReader(path, arrowio.ReadOptions{Decryption: decryption})
+		rd, err := openReader(path, read)
 		if err != nil {
 			return nil, err
 		}
@@ -241,10 +335,11 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// writeParquet writes src's batches to path as row groups of rowGroupRows
-// rows (the last may be shorter), through a temporary file that replaces
-// path only when everything is written. It returns the rows written.
-func writeParquet(path string, src *source, opts arrowio.WriteOptions, rowGroupRows int64, bar *progress) (int64, error) {
+// writeParquet writes the batches of src to a Parquet file at path with
+// opts (the Writer cuts the row groups) and returns the rows written. It
+// writes a temporary file beside path and renames it, so that a failed
+// conversion leaves no partial file.
+func writeParquet(path string, src *source, opts arrowio.WriteOptions, bar *progress) (int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return 0, err
@@ -255,51 +350,17 @@ func writeParquet(path string, src *source, opts arrowio.WriteOptions, rowGroupR
 		tmp.Close()
 		return 0, err
 	}
-	var (
-		pending []arrow.RecordBatch
-		held    int64
-		rows    int64
-	)
-	flush := func() error {
-		if len(pending) == 0 {
-			return nil
-		}
-		rec, err := concatBatches(pending)
-		for _, r := range pending {
-			r.Release()
-		}
-		pending, held = pending[:0], 0
-		if err != nil {
-			return err
-		}
-		defer rec.Release()
-		return w.Write(rec)
-	}
+	var rows int64
 	for src.rr.Next() {
 		rec := src.rr.RecordBatch()
-		for off := int64(0); off < rec.NumRows(); {
-			n := min(rec.NumRows()-off, rowGroupRows-held)
-			pending = append(pending, rec.NewSlice(off, off+n))
-			held, off, rows = held+n, off+n, rows+n
-			if held == rowGroupRows {
-				if err = flush(); err != nil {
-					break
-				}
-			}
-		}
-		if err != nil {
+		if err = w.Write(rec); err != nil {
 			break
 		}
+		rows += rec.NumRows()
 		bar.update(rows)
 	}
 	if err == nil {
 		err = src.rr.Err()
-	}
-	if err == nil {
-		err = flush()
-	}
-	for _, r := range pending {
-		r.Release()
 	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
@@ -311,37 +372,4 @@ func writeParquet(path string, src *source, opts arrowio.WriteOptions, rowGroupR
 		return 0, err
 	}
 	return rows, os.Rename(tmp.Name(), path)
-}
-
-// concatBatches joins record batches of one schema into one.
-func concatBatches(recs []arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if len(recs) == 1 {
-		recs[0].Retain()
-		return recs[0], nil
-	}
-	schema := recs[0].Schema()
-	cols := make([]arrow.Array, schema.NumFields())
-	parts := make([]arrow.Array, len(recs))
-	var rows int64
-	for _, r := range recs {
-		rows += r.NumRows()
-	}
-	for i := range cols {
-		for j, r := range recs {
-			parts[j] = r.Column(i)
-		}
-		c, err := array.Concatenate(parts, memory.DefaultAllocator)
-		if err != nil {
-			for _, done := range cols[:i] {
-				done.Release()
-			}
-			return nil, fmt.Errorf("joining batches of column %q: %w", schema.Field(i).Name, err)
-		}
-		cols[i] = c
-	}
-	rec := array.NewRecordBatch(schema, cols, rows)
-	for _, c := range cols {
-		c.Release()
-	}
-	return rec, nil
 }

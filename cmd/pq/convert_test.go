@@ -230,10 +230,31 @@ func TestConvertEncrypted(t *testing.T) {
 	if err := run([]string{"convert", in, out}, &bytes.Buffer{}); err == nil {
 		t.Fatal("converting an encrypted file without its key succeeded")
 	}
-	runPQ(t, "convert", "--footer-key", string(corpus.EncryptionKeys("uniform")["kf"]), in, out)
+	// Its INT96 column holds dates of 4713 BC, which only milliseconds
+	// and seconds hold.
+	runPQ(t, "convert", "--int96", "ms", "--footer-key", string(corpus.EncryptionKeys("uniform")["kf"]), in, out)
 	got := catLines(t, out)
-	want := decodeLines(t, string(runPQ(t, "cat", "--footer-key", "0123456789012345", in)))
+	want := decodeLines(t, string(runPQ(t, "cat", "--int96", "ms", "--footer-key", "0123456789012345", in)))
 	if len(want) == 0 || !reflect.DeepEqual(got, want) {
 		t.Errorf("converted rows differ from the encrypted file's (%d vs %d rows)", len(got), len(want))
+	}
+}
+
+// TestCatInt96 prints int96_from_spark.parquet, Spark INT96 timestamps two
+// of which lie outside the nanosecond span: by default pq refuses with an
+// error naming the column and the --int96 flag's option, never printing
+// a wrapped-around date; with --int96 ms it prints the year 9999.
+func TestCatInt96(t *testing.T) {
+	in := filepath.Join(corpus.Dir(t), "data", "int96_from_spark.parquet")
+	err := run([]string{"cat", in}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), `column "a"`) || !strings.Contains(err.Error(), "9999-12-31") {
+		t.Errorf("pq cat: got %v, want an error naming column a and 9999-12-31", err)
+	}
+	if err := run([]string{"cat", "--int96", "minutes", in}, &bytes.Buffer{}); !errors.Is(err, errUsage) {
+		t.Errorf("--int96 minutes: got %v, want a usage error", err)
+	}
+	out := string(runPQ(t, "cat", "--int96", "ms", in))
+	if !strings.Contains(out, "9999-12-31") || strings.Contains(out, "1816-") {
+		t.Errorf("pq cat --int96 ms: %s", out)
 	}
 }

@@ -9,7 +9,8 @@
 //	pq head [flags] FILE|DIR|GLOB        the first 10 rows (same flags as cat)
 //	pq pageindex [--column c] FILE       each page's location, first row, null count, min and max
 //	pq bloom --column c --value v FILE   whether each row group's bloom filter may hold v
-//	pq convert [flags] IN OUT            CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --page-version 2 --dictionary=false ...
+//	pq convert [flags] IN OUT            CSV, JSON lines or Parquet to Parquet: --codec zstd --row-group-rows N --row-group-bytes N --sort-by col[:desc][:nulls_first] --page-version 2 --dictionary=false ...;
+//	                                     --partition-by year,month writes OUT as a hive-partitioned directory
 //
 // Every command reads encrypted files given their keys: --footer-key KEY,
 // --column-key PATH:KEY (repeatable) and --aad-prefix PREFIX for files
@@ -21,6 +22,11 @@
 // --stats (cat, head) prints to stderr, after the rows, the requests the
 // read made of a file or URL, the bytes fetched and used and the time
 // spent waiting for them.
+//
+// --where takes pageindex.Parse's syntax, including
+// 'intersects(geometry, xmin, ymin, xmax, ymax)' on GEOMETRY and GEOGRAPHY
+// columns (a bounding-box test; pq meta prints the geospatial statistics
+// it prunes row groups by).
 //
 // FILE may be an http(s) URL, read with ranged GETs. A directory or a glob
 // ('data/**/*.parquet') is read as one dataset: hive partition directories
@@ -48,7 +54,7 @@ var commands = []command{
 	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
 	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv --where PREDICATE --stats)", runCat},
 	{"head", "print the first rows (cat with --limit 10)", runHead},
-	{"convert", "write CSV, JSON lines or Parquet as Parquet (--codec, --row-group-rows, --page-version, --dictionary, ...)", runConvert},
+	{"convert", "write CSV, JSON lines or Parquet as Parquet (--codec, --row-group-rows, --row-group-bytes, --sort-by, --page-version, --dictionary, --partition-by, ...)", runConvert},
 	{"pageindex", "print the column and offset index of each column chunk (--column c)", runPageIndex},
 	{"bloom", "check a value against each row group's bloom filter (--column c --value v)", runBloom},
 }

@@ -87,6 +87,7 @@ type columnView struct {
 	BloomFilterOffset    *int64          `json:"bloom_filter_offset,omitempty"`
 	BloomFilterLength    *int32          `json:"bloom_filter_length,omitempty"`
 	Statistics           *statisticsView `json:"statistics,omitempty"`
+	Geospatial           *geospatialView `json:"geospatial_statistics,omitempty"`
 	EncodingStats        []string        `json:"encoding_stats,omitempty"`
 	Encrypted            string          `json:"encrypted,omitempty"`
 	FilePath             string          `json:"file_path,omitempty"`
@@ -196,6 +197,9 @@ func newColumnView(cc *footer.ColumnChunk, leaf *footer.Node) columnView {
 	}
 	if st := md.Statistics; st != nil {
 		cv.Statistics = newStatisticsView(st, leaf)
+	}
+	if g := md.GeospatialStatistics; g != nil {
+		cv.Geospatial = newGeospatialView(g)
 	}
 	return cv
 }
@@ -314,6 +318,9 @@ func (c *columnView) writeText(w io.Writer) {
 			parts = append(parts, "(legacy signed min/max)")
 		}
 		fmt.Fprintf(w, "    stats: %s\n", strings.Join(parts, ", "))
+	}
+	if g := c.Geospatial; g != nil {
+		fmt.Fprintf(w, "    geospatial: %s\n", g.text())
 	}
 	if c.ColumnIndexOffset != nil || c.OffsetIndexOffset != nil {
 		fmt.Fprintf(w, "    page index: column index at %s, offset index at %s\n", offsetText(c.ColumnIndexOffset), offsetText(c.OffsetIndexOffset))

@@ -126,3 +126,16 @@ func moduleRoot() (string, error) {
 		dir = parent
 	}
 }
+
+// HeavyEnv names the environment variable that lets tests read the corpus
+// files that take gigabytes of memory (large_string_map.brotli.parquet
+// decodes to two 1 GiB strings): `make heavy` sets it.
+const HeavyEnv = "QUIVER_HEAVY"
+
+// SkipHeavy skips tb unless HeavyEnv is set, saying why the file is heavy.
+func SkipHeavy(tb testing.TB, why string) {
+	tb.Helper()
+	if os.Getenv(HeavyEnv) == "" {
+		tb.Skipf("left out unless %s=1: %s", HeavyEnv, why)
+	}
+}

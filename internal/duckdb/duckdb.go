@@ -67,6 +67,18 @@ func Query(tb testing.TB, sql ...string) []Row {
 	return rows
 }
 
+// QueryRow is Query for a statement that returns one row: it fails tb,
+// rather than leave the caller to index nothing, when DuckDB returns
+// another number of rows (as a DuckDB killed under memory pressure can).
+func QueryRow(tb testing.TB, sql ...string) Row {
+	tb.Helper()
+	rows := Query(tb, sql...)
+	if len(rows) != 1 {
+		tb.Fatalf("duckdb %q: %d rows, want 1", sql, len(rows))
+	}
+	return rows[0]
+}
+
 // Quote returns s as a SQL string literal.
 func Quote(s string) string {
 	var b bytes.Buffer

@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -107,9 +106,10 @@ func int96Micros(o *arrowio.ReadOptions) {
 
 const (
 	whyInt96   = "INT96 reads as timestamp[ns, UTC] by default, as in pqarrow; DuckDB reads TIMESTAMP (µs, no zone), so the comparison uses Mapping.Int96 = timestamp[us]"
-	whyGeo     = "Quiver reads GEOMETRY and GEOGRAPHY as their WKB storage (binary, annotation in PARQUET:logical_type); DuckDB reads its GEOMETRY type, which keeps the WKB bytes (so the hashes agree) and has no cast from or to BLOB"
-	whyVar     = "Quiver reads VARIANT as its storage struct (metadata, value, typed_value); DuckDB decodes it into its VARIANT type"
-	whyView    = "Mapping.Strings = StringsView types string and binary leaves below the top level as views, which the nested reader does not assemble: OpenFile refuses"
+	whyGeo     = "Quiver reads GEOMETRY as geoarrow.wkb with the Parquet default CRS spelled out (GeoArrow reads an omitted crs as unknown), which DuckDB types GEOMETRY('OGC:CRS84'); read_parquet gives GEOMETRY without a CRS. Same WKB bytes, so the hashes agree; no cast between the two"
+	whyGeoPJ   = "Quiver resolves the CRS \"projjson:KEY\" to the PROJJSON in the file's key-value entry KEY, as Arrow C++ does, which DuckDB types GEOMETRY('<PROJJSON>'); read_parquet gives GEOMETRY without a CRS. Same WKB bytes, so the hashes agree; no cast between the two"
+	whyGeog    = "Quiver reads GEOGRAPHY as geoarrow.wkb with edges, which DuckDB's Arrow scan refuses, so RegisterView hands the column over as its WKB storage (BLOB); read_parquet reads GEOMETRY, which keeps the WKB bytes (so the hashes agree) and has no cast from or to BLOB"
+	whyVar     = "Quiver reads VARIANT as arrow-go's VariantType, which RegisterView hands DuckDB as its storage struct (metadata, value, typed_value); DuckDB decodes it into its VARIANT type"
 	whyDuckVar = "DuckDB fails on this shredded VARIANT with an internal error (one that invalidates the database): "
 	whyVarNull = "the row holds the Variant null (type NULL), which DuckDB reads as SQL NULL; Quiver's storage struct is not null, so the non-null counts differ"
 	whyF16     = "DuckDB's Arrow scan has no float16 (format \"e\"): registering the stream fails"
@@ -143,17 +143,8 @@ var differences = []listed{
 	{file: "bad_data/ARROW-RS-GH-6229-LEVELS.parquet", column: "outer", kind: quiverRefuses, errText: "RLE stream ends at byte 2", reason: "the page's level stream holds fewer levels than the page declares: corrupt"},
 
 	// Quiver's limits.
-	{file: "data/large_string_map.brotli.parquet", column: "arr", variant: "default", kind: quiverRefuses, errText: "byte arrays pass the offsets' range", reason: "two 1 GiB keys in one batch pass int32 offsets; the large variant reads them"},
-	{file: "data/incorrect_map_schema.parquet", column: "my_map", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/large_string_map.brotli.parquet", column: "arr", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/list_columns.parquet", column: "utf8_list", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/nested_lists.snappy.parquet", column: "a", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/nested_maps.snappy.parquet", column: "a", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/nonnullable.impala.parquet", column: "Int_Map", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/nullable.impala.parquet", column: "int_map", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/repeated_no_annotation.parquet", column: "phoneNumbers", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "data/repeated_primitive_no_list.parquet", column: "String_list", variant: "view", kind: quiverRefuses, errText: "of type string_view", reason: whyView},
-	{file: "shredded_variant/case-*.parquet", column: "var", variant: "view", kind: quiverRefuses, errText: "of type binary_view", reason: whyView},
+	{file: "data/int96_from_spark.parquet", column: "a", kind: quiverRefuses, errText: "lies outside what timestamp[us] holds",
+		reason: "row 5 stores Julian day 4189105064 (the year 11 million), which int64 microseconds cannot hold: Quiver refuses it (ErrOutOfRange; milliseconds read it), DuckDB returns it wrapped around (226414 BC)"},
 
 	// Types DuckDB's Arrow scan does not take.
 	{file: "data/float16_nonzeros_and_nans.parquet", column: "x", kind: arrowScanRefuses, reason: whyF16},
@@ -167,18 +158,14 @@ var differences = []listed{
 	{file: "data/alltypes_plain.snappy.parquet", column: "timestamp_col", kind: readAs, adjust: int96Micros, reason: whyInt96},
 	{file: "data/alltypes_tiny_pages.parquet", column: "timestamp_col", kind: readAs, adjust: int96Micros, reason: whyInt96},
 	{file: "data/alltypes_tiny_pages_plain.parquet", column: "timestamp_col", kind: readAs, adjust: int96Micros, reason: whyInt96},
-	{file: "data/int96_from_spark.parquet", column: "a", kind: readAs, adjust: int96Micros, reason: whyInt96 + "; in nanoseconds two of its values (9999-12-31 and one far outside) wrap, as documented"},
-	{file: "data/unknown-logical-type.parquet", column: "column with unknown type", kind: readAs,
-		adjust: func(o *arrowio.ReadOptions) { o.Mapping.IgnoreArrowSchema = true },
-		reason: "the file's ARROW:schema gives the column the geoarrow.wkb extension, which Quiver restores (the storage fits); DuckDB then reads GEOMETRY and refuses the bytes (\"Unsupported geometry type in WKB\"), while its read_parquet ignores the extension and reads BLOB; compared with Mapping.IgnoreArrowSchema"},
+	{file: "data/int96_from_spark.parquet", column: "a", kind: readAs, adjust: int96Micros, reason: whyInt96 + "; in nanoseconds two of its values (9999-12-31 and one far outside) do not fit, and Quiver refuses them"},
 	{file: "data/nested_structs.rust.parquet", column: "ul_observation_date", kind: typeDiffers, reason: "the ConvertedType TIMESTAMP_MICROS means isAdjustedToUTC (LogicalTypes.md), so Quiver reads timestamp[us, UTC] as pqarrow does; DuckDB reads TIMESTAMP"},
 	{file: "data/geospatial/crs-default.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/crs-geography.parquet", column: "geography", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/crs-srid.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/crs-arbitrary-value.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/geography-lines.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/geography-points.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
-	{file: "data/geospatial/geography-polygons.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
+	{file: "data/geospatial/crs-projjson.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeoPJ},
+	{file: "data/geospatial/crs-geography.parquet", column: "geography", kind: typeDiffers, noCast: true, reason: whyGeog},
+	{file: "data/geospatial/geography-lines.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeog},
+	{file: "data/geospatial/geography-points.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeog},
+	{file: "data/geospatial/geography-polygons.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeog},
 	{file: "data/geospatial/geospatial.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
 	{file: "data/geospatial/geospatial-with-nan.parquet", column: "geometry", kind: typeDiffers, noCast: true, reason: whyGeo},
 	{file: "shredded_variant/case-*.parquet", column: "var", kind: countOnly, reason: whyVar},
@@ -209,11 +196,8 @@ type outcome struct {
 	reached                              []bool
 }
 
-// heavyEnv names the environment variable that lets the heavy files in.
-const heavyEnv = "QUIVER_DUCKDB_HEAVY"
-
-// heavy files are left out unless heavyEnv is set: on a machine shared
-// with other test runs their memory got the test binary killed.
+// heavy files are left out unless corpus.HeavyEnv is set: on a machine
+// shared with other test runs their memory got the test binary killed.
 var heavy = map[string]string{
 	"data/large_string_map.brotli.parquet": "two 1 GiB map keys: a minute or more and 6.6 GB of memory",
 }
@@ -228,9 +212,7 @@ func TestCorpusMatchesReadParquet(t *testing.T) {
 	for _, rel := range files {
 		t.Run(rel, func(t *testing.T) {
 			if why, ok := heavy[rel]; ok {
-				if os.Getenv(heavyEnv) == "" {
-					t.Skipf("left out unless %s=1: %s", heavyEnv, why)
-				}
+				corpus.SkipHeavy(t, why)
 			}
 			out.visited = append(out.visited, rel)
 			compareFile(t, out, root, rel)

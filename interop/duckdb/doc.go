@@ -22,7 +22,7 @@
 // the Go module proxy, in the duckdb-go-bindings modules; nothing else is
 // downloaded. The tests compare, for every file of the parquet-testing
 // corpus that DuckDB reads, each column's count and hash sum over Quiver's
-// stream with DuckDB's own read_parquet of the file (QUIVER_DUCKDB_HEAVY=1
+// stream with DuckDB's own read_parquet of the file (QUIVER_HEAVY=1, `make heavy`,
 // adds a file of 2 GiB of strings, which needs 6.6 GB of memory); the
 // benchmark times a DuckDB aggregate over Quiver's stream against DuckDB's
 // own Parquet scan (QUIVER_BENCH_SIZE=small for a quick run).

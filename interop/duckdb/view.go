@@ -93,11 +93,6 @@ var streamSeq atomic.Int64
 // rowColumn names the one struct column the stream hands DuckDB.
 const rowColumn = "quiver_row"
 
-// variantExtension is arrow-go's VARIANT extension type, which DuckDB's
-// Arrow scan does not know and crashes on (DuckDB 1.5.6): its columns are
-// handed over as their storage struct (metadata, value, typed_value).
-const variantExtension = "arrow.parquet.variant"
-
 // rowReader presents each batch of a RecordReader as a batch of one
 // non-null struct column whose fields are the batch's columns: the same
 // arrays, referenced, not copied.
@@ -105,7 +100,7 @@ type rowReader struct {
 	refs   atomic.Int64
 	rr     array.RecordReader
 	typ    *arrow.StructType
-	strip  []bool // columns handed over as their extension type's storage
+	strip  []bool // columns holding types DuckDB refuses, handed over as their storage (withoutRefused)
 	schema *arrow.Schema
 	cur    arrow.RecordBatch
 }
@@ -118,9 +113,7 @@ func newRowReader(rr array.RecordReader) (*rowReader, error) {
 	fields = slices.Clone(fields)
 	strip := make([]bool, len(fields))
 	for i, f := range fields {
-		if ext, ok := f.Type.(arrow.ExtensionType); ok && ext.ExtensionName() == variantExtension {
-			fields[i].Type, strip[i] = ext.StorageType(), true
-		}
+		fields[i].Type, strip[i] = withoutRefused(f.Type)
 	}
 	typ := arrow.StructOf(fields...)
 	w := &rowReader{rr: rr, typ: typ, strip: strip, schema: arrow.NewSchema([]arrow.Field{{Name: rowColumn, Type: typ}}, nil)}
@@ -155,10 +148,11 @@ func (w *rowReader) Next() bool {
 	rec := w.rr.RecordBatch()
 	children := make([]arrow.ArrayData, rec.NumCols())
 	for i, col := range rec.Columns() {
-		if ext, ok := col.(array.ExtensionArray); ok && w.strip[i] {
-			col = ext.Storage()
-		}
 		children[i] = col.Data()
+		if w.strip[i] {
+			children[i] = retyped(col.Data(), w.typ.Field(i).Type)
+			defer children[i].Release()
+		}
 	}
 	data := array.NewData(w.typ, int(rec.NumRows()), []*memory.Buffer{nil}, children, 0, 0)
 	row := array.MakeFromData(data)

@@ -20,7 +20,8 @@ import (
 var LeafTypes = []arrow.DataType{
 	arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64,
 	arrow.PrimitiveTypes.Int16, arrow.FixedWidthTypes.Boolean, arrow.BinaryTypes.String,
-	arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary, &arrow.FixedSizeBinaryType{ByteWidth: 3},
+	arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary, arrow.BinaryTypes.StringView, arrow.BinaryTypes.BinaryView,
+	&arrow.FixedSizeBinaryType{ByteWidth: 3},
 	&arrow.Decimal128Type{Precision: 20, Scale: 2},
 }
 
@@ -222,6 +223,10 @@ func randLeaf(r *rand.Rand, mem memory.Allocator, dt arrow.DataType, null []bool
 			b.Append(strings.Repeat("y", r.IntN(5)))
 		case *array.BinaryBuilder:
 			b.Append([]byte(fmt.Sprint(r.IntN(1000))))
+		case *array.StringViewBuilder: // inline and out-of-line views
+			b.Append(strings.Repeat("v", r.IntN(20)) + fmt.Sprint(r.IntN(100)))
+		case *array.BinaryViewBuilder:
+			b.Append([]byte(strings.Repeat("w", r.IntN(20))))
 		case *array.FixedSizeBinaryBuilder:
 			b.Append([]byte{byte(r.Uint32()), 1, 2})
 		case *array.Decimal128Builder:

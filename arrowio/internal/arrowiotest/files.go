@@ -69,8 +69,15 @@ func WriteTempFile(t testing.TB, schema *arrow.Schema, opts arrowio.WriteOptions
 // stored, and returns the file.
 func WritePqarrow(t testing.TB, rec arrow.RecordBatch, opts ...parquet.WriterProperty) []byte {
 	t.Helper()
+	return WritePqarrowWith(t, rec, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()), opts...)
+}
+
+// WritePqarrowWith writes rec with arrow-go's pqarrow and Arrow writer
+// properties props, and returns the file.
+func WritePqarrowWith(t testing.TB, rec arrow.RecordBatch, props pqarrow.ArrowWriterProperties, opts ...parquet.WriterProperty) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(opts...), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, parquet.NewWriterProperties(opts...), props)
 	if err != nil {
 		t.Fatal(err)
 	}

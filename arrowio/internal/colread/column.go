@@ -137,7 +137,7 @@ func (l *LeafReader) corrupt(err error) error {
 	switch {
 	case errors.As(err, &ce):
 		return err
-	case errors.Is(err, errs.ErrUnsupported), errors.As(err, &fe):
+	case errors.Is(err, errs.ErrUnsupported), errors.Is(err, errs.ErrOutOfRange), errors.As(err, &fe):
 		return fmt.Errorf("row group %d, column %q, page %d: %w", l.rowGroup, l.node.DottedPath(), l.page, err)
 	}
 	return &errs.CorruptError{Offset: l.pageOff, RowGroup: l.rowGroup, Column: l.node.DottedPath(), Page: l.page, Err: err}

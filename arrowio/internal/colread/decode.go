@@ -127,11 +127,8 @@ func (d *plainFixed) next(out *colOut, at, k int) error {
 	if need > len(d.src) {
 		return errShortPage("PLAIN values", need, len(d.src))
 	}
-	dst := out.values.Bytes()[at*d.t.width:]
-	if d.t.conv == nil {
-		copy(dst, d.src[:need])
-	} else {
-		d.t.conv(dst, d.src, k)
+	if err := d.t.convert(out.values.Bytes()[at*d.t.width:], d.src, k); err != nil {
+		return err
 	}
 	d.src = d.src[need:]
 	return nil

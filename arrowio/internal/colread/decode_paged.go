@@ -70,11 +70,8 @@ func (p *pagedFixed) next(out *colOut, at, k int) error {
 	if k*w > len(p.vals) {
 		return fmt.Errorf("%w: the page's values section holds %d values, its levels need %d more", errs.ErrCorrupt, len(p.vals)/w, k)
 	}
-	dst := out.values.Bytes()[at*p.t.width:]
-	if p.t.conv == nil {
-		copy(dst, p.vals[:k*w])
-	} else {
-		p.t.conv(dst, p.vals, k)
+	if err := p.t.convert(out.values.Bytes()[at*p.t.width:], p.vals, k); err != nil {
+		return err
 	}
 	p.vals = p.vals[k*w:]
 	return nil

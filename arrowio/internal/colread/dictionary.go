@@ -58,10 +58,9 @@ func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, pag
 			return nil, errShortPage(fmt.Sprintf("dictionary of %d values of %d bytes", count, t.physWidth), need, len(page))
 		}
 		d.values = arrowmem.GetBytes(count * t.width)
-		if t.conv == nil {
-			copy(d.values, page[:need])
-		} else {
-			t.conv(d.values, page, count)
+		if err := t.convert(d.values, page, count); err != nil {
+			d.release()
+			return nil, err
 		}
 	case t.kind == binaryTarget:
 		var err error

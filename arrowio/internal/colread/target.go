@@ -3,6 +3,9 @@ package colread
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+	"math/big"
+	"time"
 	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -41,7 +44,10 @@ type target struct {
 	// conv turns n packed physical values in src into n Arrow values in
 	// dst; nil when the bytes are the same.
 	conv func(dst, src []byte, n int)
-	typ  arrow.DataType
+	// check, when set, returns the index of the first of n packed
+	// physical values in src that conv cannot represent, or -1.
+	check func(src []byte, n int) int
+	typ   arrow.DataType
 	// value is the target of the dictionary's values (dictTarget only).
 	value *target
 }
@@ -78,6 +84,13 @@ func NewTarget(n *footer.Node, dt arrow.DataType) (target, error) {
 	case n.Physical == footer.TypeBoolean:
 		t.kind, ok = boolTarget, dt.ID() == arrow.BOOL
 	case n.Physical == footer.TypeByteArray:
+		// An extension type over binary (geoarrow.wkb) decodes into its
+		// storage's buffers, which finish wraps as the extension array
+		// without a copy.
+		if ext, isExt := dt.(arrow.ExtensionType); isExt {
+			ok = t.setBinary(ext.StorageType()) && t.kind == binaryTarget
+			break
+		}
 		ok = t.setBinary(dt)
 	default:
 		ok = t.setFixed(n, dt)
@@ -148,7 +161,7 @@ func (t *target) setFixed(n *footer.Node, dt arrow.DataType) bool {
 	case footer.TypeInt96:
 		ts, ok := dt.(*arrow.TimestampType)
 		if ok {
-			t.conv = Int96ToTimestamp(ts.Unit)
+			t.conv, t.check = Int96ToTimestamp(ts.Unit), int96Fits(ts.Unit)
 		}
 		return ok
 	case footer.TypeFixedLenByteArray:
@@ -341,37 +354,110 @@ func intervalToMonthDayNano(dst, src []byte, n int) {
 // timestamps count from.
 const JulianUnixEpoch = 2_440_588
 
+// int96Units returns how many units u a day holds and how many
+// nanoseconds one unit takes.
+func int96Units(u arrow.TimeUnit) (perDay, div int64) {
+	switch u {
+	case arrow.Second:
+		return 86_400, 1_000_000_000
+	case arrow.Millisecond:
+		return 86_400_000, 1_000_000
+	case arrow.Microsecond:
+		return 86_400_000_000, 1_000
+	}
+	return 86_400_000_000_000, 1
+}
+
+// int96Fields splits an INT96 timestamp into its days since the epoch (the
+// Julian day read as unsigned, as Arrow C++ and arrow-go do) and its
+// nanoseconds within the day.
+func int96Fields(s []byte) (days, nanos int64) {
+	return int64(binary.LittleEndian.Uint32(s[8:])) - JulianUnixEpoch, int64(binary.LittleEndian.Uint64(s))
+}
+
 // Int96ToTimestamp converts INT96 timestamps (8 bytes of nanoseconds within
-// the day, then a 4-byte Julian day) to Arrow timestamps of unit u. The
-// arithmetic wraps in int64 like the writers that produce such values do:
-// a nanosecond timestamp covers the years 1677 to 2262, and dates outside
-// that range come out wrapped when u is Nanosecond. Coarser units cover
-// every date INT96 can hold.
+// the day, then a 4-byte Julian day) to Arrow timestamps of unit u. Values
+// must have passed int96Fits for u: a nanosecond timestamp covers only the
+// years 1677 to 2262, and the readers refuse what lies outside the unit's
+// span rather than let it wrap around.
 //
 // It is not inlined, for the reason bigEndianToDecimal gives: its
 // closure would call the byte-order functions for every value.
 //
 //go:noinline
 func Int96ToTimestamp(u arrow.TimeUnit) func(dst, src []byte, n int) {
-	var perDay, div int64
-	switch u {
-	case arrow.Second:
-		perDay, div = 86_400, 1_000_000_000
-	case arrow.Millisecond:
-		perDay, div = 86_400_000, 1_000_000
-	case arrow.Microsecond:
-		perDay, div = 86_400_000_000, 1_000
-	default:
-		perDay, div = 86_400_000_000_000, 1
-	}
+	perDay, div := int96Units(u)
 	return func(dst, src []byte, n int) {
 		for i := range n {
-			s := src[12*i : 12*i+12]
-			nanos := int64(binary.LittleEndian.Uint64(s))
-			days := int64(binary.LittleEndian.Uint32(s[8:])) - JulianUnixEpoch
+			days, nanos := int96Fields(src[12*i : 12*i+12])
 			binary.LittleEndian.PutUint64(dst[8*i:], uint64(days*perDay+nanos/div))
 		}
 	}
+}
+
+// int96Fits returns the check of INT96 timestamps read in unit u: the
+// index of the first of n values whose instant lies outside what an int64
+// count of u holds, or -1. It is nil for the units that hold every INT96
+// value with its nanoseconds within the day: milliseconds and seconds.
+func int96Fits(u arrow.TimeUnit) func(src []byte, n int) int {
+	perDay, div := int96Units(u)
+	// Days strictly between lo and hi with a time of day in [0, 1 day)
+	// fit with a day to spare; anything else is decided exactly.
+	lo, hi := math.MinInt64/perDay+1, math.MaxInt64/perDay-1
+	if lo < -JulianUnixEpoch && hi > math.MaxUint32-JulianUnixEpoch {
+		return nil
+	}
+	return func(src []byte, n int) int {
+		for i := range n {
+			days, nanos := int96Fields(src[12*i : 12*i+12])
+			if (days <= lo || days >= hi || nanos < 0 || nanos >= 86_400_000_000_000) && !int96FitsExactly(days, nanos, perDay, div) {
+				return i
+			}
+		}
+		return -1
+	}
+}
+
+// int96FitsExactly reports whether days*perDay + nanos/div, the value
+// Int96ToTimestamp computes, fits an int64.
+func int96FitsExactly(days, nanos, perDay, div int64) bool {
+	v := new(big.Int).Mul(big.NewInt(days), big.NewInt(perDay))
+	v.Add(v, big.NewInt(nanos/div))
+	return v.IsInt64()
+}
+
+// int96RangeError is an INT96 timestamp, days since the epoch and
+// nanoseconds into the day, that an Arrow timestamp of type typ cannot
+// hold.
+type int96RangeError struct {
+	days, nanos int64
+	typ         arrow.DataType
+}
+
+func (e *int96RangeError) Error() string {
+	when := time.Unix(e.days*86_400, e.nanos).UTC().Format("2006-01-02T15:04:05.999999999Z")
+	return fmt.Sprintf("INT96 timestamp %s lies outside what %s holds; read INT96 columns in a coarser unit (SchemaOptions.Int96)", when, e.typ)
+}
+
+func (e *int96RangeError) Unwrap() error { return errs.ErrOutOfRange }
+
+// convert writes the n packed physical values of src into dst as Arrow
+// values: copied when the bytes are the same, converted otherwise. A
+// value the conversion cannot represent is an error wrapping
+// errs.ErrOutOfRange, and nothing is written.
+func (t *target) convert(dst, src []byte, n int) error {
+	switch {
+	case t.conv == nil:
+		copy(dst, src[:n*t.physWidth])
+		return nil
+	case t.check != nil:
+		if i := t.check(src, n); i >= 0 {
+			days, nanos := int96Fields(src[12*i:])
+			return &int96RangeError{days: days, nanos: nanos, typ: t.typ}
+		}
+	}
+	t.conv(dst, src, n)
+	return nil
 }
 
 // putDecimal writes the big-endian two's-complement integer src (a

@@ -136,6 +136,10 @@ type Writer struct {
 	defs      defBitmap
 	levels    int // level entries (slots, nulls included)
 	pageNulls int
+	// fill counts the entries of the mini-batch being filled. A mini-batch
+	// ends where the chunk's entries say, not where a Write call ends, so
+	// that pages are cut alike however the rows arrive.
+	fill int
 	// Nested marks a leaf below a nested field, written with WriteNested:
 	// its page keeps the levels as they are (defLv, repLv) and counts the
 	// rows they start.
@@ -161,6 +165,9 @@ type Writer struct {
 	judged bool
 	// The page index and bloom filter of the chunk (pageindex_write.go).
 	idx chunkIndex
+	// geo gathers a GEOMETRY or GEOGRAPHY chunk's GeospatialStatistics
+	// (geo_stats.go); nil for other columns.
+	geo *geoStats
 
 	// Reused scratch.
 	body, packed []byte
@@ -183,7 +190,7 @@ func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error)
 	if dt.ID() == arrow.NULL {
 		set.Dictionary = false // nothing to put in one
 	}
-	c := &Writer{node: n, Path: n.DottedPath(), set: set, order: leafOrder(n)}
+	c := &Writer{node: n, Path: n.DottedPath(), set: set, order: leafOrder(n), geo: newGeoStats(n)}
 	vw, err := newValueWriter(n, dt, set, c.order)
 	if err != nil {
 		return nil, fmt.Errorf("column %q: %w", c.Path, err)
@@ -207,6 +214,10 @@ func (c *Writer) StartChunk() {
 	}
 	c.vals.startChunk(c.set.Dictionary)
 	c.judged = false
+	if c.geo != nil {
+		c.geo.reset()
+	}
+	c.fill = 0
 	c.startIndex()
 	c.startPage()
 }
@@ -223,6 +234,11 @@ func (c *Writer) startPage() {
 // WriteFlat writes slots [lo, hi) of arr, the Arrow array of a flat
 // column, to the chunk.
 func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
+	if c.geo != nil {
+		if err := c.geo.addArray(arr, lo, hi, "row"); err != nil {
+			return fmt.Errorf("column %q: %w", c.Path, err)
+		}
+	}
 	valid, voff, err := c.vals.bind(arr, lo, hi)
 	if err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
@@ -241,7 +257,7 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		valid = nil
 	}
 	for i := 0; i < n; {
-		j := min(n, i+miniBatch)
+		j := min(n, i+miniBatch-c.fill)
 		if c.set.PageRows > 0 {
 			j = min(j, i+c.set.PageRows-c.levels)
 		}
@@ -261,11 +277,16 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		}
 		c.levels += j - i
 		c.pageNulls += j - i - nonNull
-		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || (c.set.PageRows > 0 && c.levels >= c.set.PageRows)
+		c.fill += j - i
+		rowsFull := c.set.PageRows > 0 && c.levels >= c.set.PageRows
+		i = j
+		if c.fill < miniBatch && !rowsFull {
+			continue // the call ended inside a mini-batch, which the next one goes on filling
+		}
+		full := c.vals.pageBytes()+c.levels/8 >= c.set.PageSize || rowsFull
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}
-		i = j
 	}
 	return nil
 }
@@ -274,6 +295,7 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 // page when full is set, and ends dictionary encoding once the
 // dictionary reaches its size limit.
 func (c *Writer) endMiniBatch(full bool) error {
+	c.fill = 0
 	if full {
 		if err := c.flushPage(); err != nil {
 			return err
@@ -548,6 +570,9 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 	}
 	if c.set.Statistics {
 		md.Statistics = c.chunkStatistics()
+		if c.geo != nil {
+			md.GeospatialStatistics = c.geo.statistics()
+		}
 	}
 	md.SizeStatistics = c.sizeStatistics()
 	c.finishIndex()

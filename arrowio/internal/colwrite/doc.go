@@ -10,6 +10,10 @@
 //	Writer.FinishChunk -> ColumnMetaData, ColumnIndex, OffsetIndex, bloom
 //
 // Package arrowio resolves WriteOptions into one Settings per leaf, runs
-// the Writers of a row group (in parallel when asked) and lays their
-// chunks, page indexes, bloom filters and the footer out in the file.
+// the Writers of a row group (in parallel when asked, the Writers one
+// goroutine runs sharing a PageScratch) and lays their chunks, page
+// indexes, bloom filters and the footer out in the file. A chunk stays
+// open across the batches that fill its row group: mini-batches, and so
+// pages, end where the chunk's entries say, whatever the batches, and
+// BufferedBytes tells arrowio when the row group reaches its byte limit.
 package colwrite

@@ -121,6 +121,11 @@ func (w *NestedFieldWriter) Release() {
 // definition level. Pages are cut only where a row starts.
 func (c *Writer) WriteNested(col levels.Column) error {
 	vals := col.Values
+	if c.geo != nil {
+		if err := c.geo.addArray(vals, 0, vals.Len(), "value"); err != nil {
+			return fmt.Errorf("column %q: %w", c.Path, err)
+		}
+	}
 	if _, _, err := c.vals.bind(vals, 0, vals.Len()); err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
@@ -134,7 +139,7 @@ func (c *Writer) WriteNested(col levels.Column) error {
 	c.batchHist = levelCounts(c.batchHist, max(c.node.MaxDef, c.node.MaxRep))
 	v := 0 // values written
 	for i := 0; i < n; {
-		j := min(n, i+miniBatch)
+		j := min(n, i+miniBatch-c.fill)
 		for rep != nil && j < n && rep[j] != 0 {
 			j++
 		}
@@ -153,11 +158,15 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		c.levels += j - i
 		c.pageNulls += j - i - present
 		c.pageRowsDone += rows
+		c.fill += j - i
+		i = j
+		if c.fill < miniBatch && i == n {
+			continue // the call ended inside a mini-batch, which the next one goes on filling
+		}
 		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows)
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}
-		i = j
 	}
 	if v != vals.Len() {
 		return fmt.Errorf("%w: column %q: levels give %d values, the leaf has %d", errs.ErrUnsupported, c.Path, v, vals.Len())

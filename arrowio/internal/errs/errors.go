@@ -17,6 +17,10 @@ var (
 	// ErrUnsupported reports a valid file using a feature Quiver does not
 	// implement (for example the LZO codec).
 	ErrUnsupported = errors.New("arrowio: unsupported")
+	// ErrOutOfRange reports a valid stored value that the Arrow type it
+	// is read as cannot hold (an INT96 timestamp past the years 1677 to
+	// 2262 read in nanoseconds); a wider type reads it.
+	ErrOutOfRange = errors.New("arrowio: value out of range of its Arrow type")
 )
 
 // CorruptError locates a failure inside a file: the byte offset, row group,

@@ -131,6 +131,15 @@ func chunkPages(rg *footer.RowGroup, leaf *footer.Node, bloom *pageindex.Bloom, 
 	return pageindex.Pages{FirstRows: []int64{0}, Stats: []pageindex.Stats{pageindex.ChunkStats(md, leaf, w)}, Bloom: bloom}, true
 }
 
+// holdsForAll reports whether the statistics of row group rg say that
+// every one of its rows satisfies the filter, so that it is read as if
+// there were none.
+func (f *rowFilter) holdsForAll(rg *footer.RowGroup) bool {
+	leaves := f.bound.Leaves()
+	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil, f.writer) }
+	return rg.NumRows > 0 && f.bound.Match(stats, rg.NumRows) == pageindex.MatchAll
+}
+
 // openFiltered reads the rows of row group i that satisfy the filter:
 // the row group is skipped when its statistics, bloom filters or small
 // dictionaries rule the predicate out, its ColumnIndex narrows the rows
@@ -186,7 +195,7 @@ func (r *File) chunkSource(rg *footer.RowGroup, i int) (pageindex.Source, []*pag
 	f := r.filter
 	leaves := f.bound.Leaves()
 	n := rg.NumRows
-	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil, r.filter.writer) }
+	stats := func(c int) (pageindex.Pages, bool) { return chunkPages(rg, leaves[c], nil, f.writer) }
 	if n <= 0 || f.bound.Match(stats, n) == pageindex.MatchNone {
 		return nil, nil, nil
 	}

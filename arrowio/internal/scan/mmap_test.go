@@ -77,7 +77,7 @@ func TestMemoryMapFilteredAndRowGroups(t *testing.T) {
 		{Name: "k", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
 	}, nil)
-	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{DataPageSize: 4 << 10}, 4, func(b int) arrow.RecordBatch {
+	path := arrowiotest.WriteTempFile(t, schema, arrowio.WriteOptions{DataPageSize: 4 << 10, MaxRowGroupRows: 5000}, 4, func(b int) arrow.RecordBatch {
 		return mmapTestBatch(schema, b*5000, 5000)
 	})
 	filter := pageindex.And(pageindex.GreaterEq("k", pageindex.Int(7000)), pageindex.Less("k", pageindex.Int(12500)))

@@ -161,7 +161,7 @@ func (pf *prefetcher) open(pos int) (*Group, error) {
 		r.io.used.Add(lg.spans[k].End - lg.spans[k].Start)
 		lg.chunks[k].Data = pg.fetches[pg.of[k]].bytesOf(lg.spans[k])
 	}
-	g := &Group{index: pg.gi, Rows: lg.rows, schema: r.schema}
+	g := r.newGroup(lg)
 	for _, f := range pg.fetches {
 		if !f.suffix {
 			g.Buffers = append(g.Buffers, f.buf)

@@ -39,7 +39,8 @@ func project(ft *footer.Footer, opts *Options) (*arrow.Schema, []column, error) 
 		}
 		cols = append(cols, column{field: f.Field, leaf: f.Node})
 	}
-	return arrow.NewSchema(schema.PlanFields(p.Fields), ptrMeta(p.Schema.Metadata())), cols, nil
+	meta := schema.WithSortingColumns(p.Schema.Metadata(), ft.Schema, ft.Meta.RowGroups)
+	return arrow.NewSchema(schema.PlanFields(p.Fields), ptrMeta(meta)), cols, nil
 }
 
 // asDictionary changes a string or binary leaf's type to a dictionary of

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -87,6 +88,9 @@ func (rr *recordReader) Next() bool {
 		}
 	}
 	n := int(min(rr.left, int64(rr.batch)))
+	if m := rr.cur.MaxBatch; m > 0 {
+		n = int(min(int64(n), m))
+	}
 	rec, err := rr.cur.Read(rr.ctx, n, rr.par)
 	if err != nil {
 		rr.err = err
@@ -188,10 +192,10 @@ func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 		return nil, err
 	}
 	defer r.active.Done()
-	recs := make([]arrow.RecordBatch, len(r.groups))
+	recs := make([][]arrow.RecordBatch, len(r.groups)) // each group's batches
 	defer func() {
-		for _, rec := range recs {
-			if rec != nil {
+		for _, rs := range recs {
+			for _, rec := range rs {
 				rec.Release()
 			}
 		}
@@ -216,7 +220,7 @@ func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 			errs[i] = err
 			return
 		}
-		recs[i], errs[i] = g.Read(ctx, int(g.Rows), colPar)
+		recs[i], errs[i] = g.readAll(ctx, colPar)
 		g.Release()
 	}
 	if workers == 1 {
@@ -250,5 +254,25 @@ func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 			}
 		}
 	}
-	return array.NewTableFromRecords(r.schema, recs), nil
+	return array.NewTableFromRecords(r.schema, slices.Concat(recs...)), nil
+}
+
+// readAll reads every row of g: one batch, or batches of MaxBatch rows.
+func (g *Group) readAll(ctx context.Context, par int) ([]arrow.RecordBatch, error) {
+	step := g.Rows
+	if g.MaxBatch > 0 {
+		step = g.MaxBatch
+	}
+	var out []arrow.RecordBatch
+	for left := g.Rows; left > 0 || len(out) == 0; left -= step {
+		rec, err := g.Read(ctx, int(min(left, step)), par)
+		if err != nil {
+			for _, r := range out {
+				r.Release()
+			}
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
 }

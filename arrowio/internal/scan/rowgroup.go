@@ -27,8 +27,12 @@ type Group struct {
 	index int
 	// Rows is the number of rows the group returns: the row group's, or
 	// with a filter those that satisfy it.
-	Rows   int64
-	schema *arrow.Schema
+	Rows int64
+	// MaxBatch, when not 0, is the most rows one Read should take, so
+	// that string and binary values keep within int32 offsets (see
+	// batchLimit).
+	MaxBatch int64
+	schema   *arrow.Schema
 	// Readers holds the reader of each projected column; none for a
 	// filtered group.
 	Readers []colread.Reader
@@ -79,17 +83,19 @@ func (g *Group) Release() {
 // OpenGroup reads the projected column chunks of row group i, coalescing
 // neighbouring chunks into single reads (or, with ChunkReads, leaves each
 // to Group.load), and prepares their readers. With a filter the group's
-// columns decode here, on the calling goroutine, which holds one of sl,
-// and on helpers for any of sl that are free (none when sl is nil).
+// columns decode here (unless the statistics say every row satisfies it:
+// the group is then read whole, its filter columns not decoded), on the
+// calling goroutine, which holds one of sl, and on helpers for any of sl
+// that are free (none when sl is nil).
 func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
-	if r.filter != nil {
+	if r.filter != nil && !r.filter.holdsForAll(&r.Footer.Meta.RowGroups[i]) {
 		return r.openFiltered(ctx, i, sl)
 	}
 	lg, err := r.locateGroup(i)
 	if err != nil {
 		return nil, err
 	}
-	g := &Group{index: i, Rows: lg.rows, schema: r.schema, mapped: r.mapped}
+	g := r.newGroup(lg)
 	if r.ChunkReads && r.mapped == nil {
 		g.src, g.window = r.used, r.Window
 		g.Pending, g.flat = make([][]pageindex.ByteRange, len(r.Cols)), make([]*colread.LeafReader, len(r.Cols))
@@ -115,6 +121,12 @@ type locatedGroup struct {
 	chunks []colread.Chunk
 	spans  []pageindex.ByteRange
 	crypts []*page.Crypt
+}
+
+// newGroup returns the group of lg, its chunks and readers still to come.
+func (r *File) newGroup(lg *locatedGroup) *Group {
+	rg := &r.Footer.Meta.RowGroups[lg.index]
+	return &Group{index: lg.index, Rows: lg.rows, MaxBatch: batchLimit(rg, lg.leaves), schema: r.schema, mapped: r.mapped}
 }
 
 // locateGroup locates the projected chunks of row group i.

@@ -29,12 +29,15 @@ type Options struct {
 	Strings StringLayout
 	// Int96 is the Arrow type INT96 timestamps decode to; nil means
 	// timestamp[ns, tz=UTC], as in arrow-go's pqarrow. Nanoseconds in an
-	// int64 span 1677-09-21 to 2262-04-11: INT96 values outside that span
-	// wrap around in that unit, as they do in Arrow C++ (no error, no
-	// clamping; arrow-go's pqarrow refuses them). A coarser unit
-	// (microseconds reach ±292,000 years) reads every date within its span
-	// exactly, to that unit; the Julian day is read as unsigned, as Arrow
-	// C++ and arrow-go read it.
+	// int64 span 1677-09-21 to 2262-04-11: reading an INT96 value outside
+	// the span of the unit is an error wrapping ErrOutOfRange that names
+	// the column, page and value (arrow-go's pqarrow refuses them too;
+	// Arrow C++ returns them wrapped around, a wrong date). A coarser
+	// unit reads every date within its span exactly, to that unit:
+	// microseconds reach ±292,000 years, which Spark's dates fit, and
+	// milliseconds and seconds hold every INT96 value. The Julian day is
+	// read as unsigned, as Arrow C++ and arrow-go read it. Predicates
+	// (ReadOptions.Filter) on INT96 columns need the nanosecond unit.
 	Int96 *arrow.TimestampType
 	// IgnoreArrowSchema maps the Parquet schema alone, ignoring an
 	// ARROW:schema key-value entry.
@@ -154,7 +157,7 @@ type FieldPlan struct {
 // plan (see [ArrowSchema] for the rules). It cannot fail: every schema
 // footer.NewSchema accepts has an Arrow form.
 func NewPlan(s *footer.Schema, kv []footer.KeyValue, opts Options) *Plan {
-	b := planBuilder{opts: &opts}
+	b := planBuilder{opts: &opts, kv: kv}
 	p := &Plan{parquet: s, Fields: make([]*FieldPlan, 0, len(s.Root.Children))}
 	for _, c := range s.Root.Children {
 		p.Fields = append(p.Fields, b.field(c, 0, nil))

@@ -23,7 +23,7 @@ const (
 	diffOptKey   = "a MAP whose key is optional reads as a map whose null keys are corrupt (lenient readers accept this Hive-era shape); pqarrow and Arrow C++ refuse the file"
 	diffUnknownL = "an unrecognized LogicalType falls back to the physical type (parquet-format#599, arrow GH-41764); pqarrow panics at open"
 	diffVariant2 = "VARIANT reads as arrow-go's variant type, a null optional object field group as the field missing; pqarrow's variant extension rejects this (spec-invalid) shredding at open"
-	diffGeo      = "GEOMETRY and GEOGRAPHY keep their annotation in PARQUET:logical_type metadata; pqarrow reads plain binary"
+	diffGeo      = "GEOMETRY and GEOGRAPHY read as geoarrow.wkb with the CRS and edges in its metadata (DESIGN.md; Arrow C++ does the same when geoarrow.wkb is registered); pqarrow reads plain binary, as no registered extension type implements its ExtensionCustomArrowReadType hook (implementing it would make the library import pqarrow)"
 )
 
 // corpusSchemaDiffs lists every top-level field of the conformance corpus

@@ -8,6 +8,7 @@ import (
 // planBuilder turns the nodes of a footer.Schema into fieldPlans.
 type planBuilder struct {
 	opts *Options
+	kv   []footer.KeyValue // the file's key-value metadata
 }
 
 // groupKind is what a group's annotation asks it to become.
@@ -79,7 +80,7 @@ func (b *planBuilder) typed(n *footer.Node, slotDef int16, parent *FieldPlan, nu
 		meta = fieldIDMeta(n)
 	}
 	if n.IsLeaf() {
-		dt, extra := leafType(n, b.opts)
+		dt, extra := leafType(n, b.opts, b.kv)
 		p.Kind, p.Column = KindLeaf, n.Column
 		p.Field = arrow.Field{Name: n.Name, Type: dt, Nullable: nullable, Metadata: metadataOf(append(meta, extra...)...)}
 		return p

@@ -3,6 +3,8 @@ package schema
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
+
+	"github.com/quiverio/quiver/geoarrow"
 )
 
 // The ARROW:schema entry is the Arrow schema a writer started from. Parquet
@@ -78,7 +80,11 @@ func storageOf(t arrow.DataType) arrow.DataType {
 // matched: types, field metadata (merged; the file's keys, such as
 // PARQUET:field_id, win) and non-nullability. Names stay the file's.
 //
-// A VARIANT group stays a variant over the restored storage (the stored
+// A GEOMETRY or GEOGRAPHY leaf stays geoarrow.wkb (see restoreGeo); a
+// stored geoarrow.wkb is not restored onto any other column, whose bytes
+// no annotation says are WKB (the writer of this package annotates every
+// geoarrow.wkb column it writes). A
+// VARIANT group stays a variant over the restored storage (the stored
 // type need not be one), or becomes the annotated struct when the
 // restored storage cannot be one. A stored variant type is not restored
 // under Options.VariantStorage. A variant's shredded types are checked
@@ -86,16 +92,21 @@ func storageOf(t arrow.DataType) arrow.DataType {
 func applyStored(p *FieldPlan, o arrow.Field, opts *Options) {
 	shape := storageOf(o.Type)
 	variant := isVariant(p.Field.Type)
-	if p.Kind == KindLeaf {
+	wkb, geo := p.Field.Type.(*geoarrow.WKBType)
+	switch {
+	case geo:
+		p.Field.Type = restoreGeo(wkb, o.Type)
+	case p.Kind == KindLeaf:
 		p.Field.Type = restoreLeaf(p.Field.Type, shape)
-	} else {
+	default:
 		kids := StoredChildren(shape)
 		for i, c := range p.Children {
 			applyStored(c, kids[i], opts)
 		}
 		p.Field.Type = WithChildren(shape, PlanFields(p.Children))
 	}
-	if ext, ok := o.Type.(arrow.ExtensionType); ok && extensionHolds(ext, p.Field.Type) && !(opts.VariantStorage && isVariant(ext)) {
+	if ext, ok := o.Type.(arrow.ExtensionType); ok && !geo && ext.ExtensionName() != geoarrow.ExtensionName &&
+		extensionHolds(ext, p.Field.Type) && !(opts.VariantStorage && isVariant(ext)) {
 		p.Field.Type = ext
 	}
 	if variant && !isVariant(p.Field.Type) {

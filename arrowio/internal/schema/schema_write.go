@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/geoarrow"
 )
 
 // Parquet is the Parquet form of the Arrow schema a Writer writes.
@@ -50,6 +51,10 @@ type Parquet struct {
 // required field groups, arrays as LIST groups of required elements), as
 // pqarrow writes it. Its typed_value leaves must have the types
 // VariantShredding.md allows (see [ArrowSchema]); another is an error
+// wrapping [ErrUnsupported].
+//
+// geoarrow.wkb becomes a GEOMETRY or GEOGRAPHY BYTE_ARRAY with its CRS
+// and edges (geo.go); one whose edges Parquet does not name is an error
 // wrapping [ErrUnsupported].
 //
 // A type Parquet cannot hold (unions, run-end encoded, month and day_time
@@ -99,6 +104,9 @@ func (w *elementWriter) field(path, name string, f arrow.Field) error {
 			return w.variant(path, name, rep, id, t)
 		}
 		if _, ok := extensionLeaf(t); !ok {
+			if t.ExtensionName() == geoarrow.ExtensionName {
+				return fmt.Errorf("%w: field %q: %s has no Parquet GEOMETRY or GEOGRAPHY form (its edges, or its storage)", errs.ErrUnsupported, path, t)
+			}
 			return w.field(path, name, arrow.Field{Name: f.Name, Type: t.StorageType(), Nullable: f.Nullable, Metadata: f.Metadata})
 		}
 	case *arrow.StructType:
@@ -230,9 +238,11 @@ func ParquetLeafOf(dt arrow.DataType) (LeafType, bool) {
 }
 
 // extensionLeaf returns the Parquet storage of the extension types Parquet
-// annotates itself: arrow.uuid (UUID over FIXED_LEN_BYTE_ARRAY(16)) and
-// arrow.json (JSON over BYTE_ARRAY). Other extension types are stored as
-// their storage type, and the ARROW:schema entry brings them back.
+// annotates itself: arrow.uuid (UUID over FIXED_LEN_BYTE_ARRAY(16)),
+// arrow.json (JSON over BYTE_ARRAY) and geoarrow.wkb (GEOMETRY or
+// GEOGRAPHY over BYTE_ARRAY, see geo.go). Other extension types are
+// stored as their storage type, and the ARROW:schema entry brings them
+// back.
 func extensionLeaf(t arrow.ExtensionType) (LeafType, bool) {
 	st := t.StorageType()
 	switch t.ExtensionName() {
@@ -244,6 +254,13 @@ func extensionLeaf(t arrow.ExtensionType) (LeafType, bool) {
 		switch st.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
 			return LeafType{Physical: footer.TypeByteArray, logical: footer.LogicalType{Kind: footer.LogicalJSON}}, true
+		}
+	case geoarrow.ExtensionName:
+		switch st.ID() {
+		case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
+			if lt, ok := geoLeaf(t); ok {
+				return LeafType{Physical: footer.TypeByteArray, logical: lt}, true
+			}
 		}
 	}
 	return LeafType{}, false

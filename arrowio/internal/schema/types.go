@@ -14,8 +14,9 @@ const (
 	// arrow-go and Arrow C++ spell it.
 	FieldIDKey = "PARQUET:field_id"
 	// LogicalTypeKey keeps a Parquet annotation that no Arrow type expresses
-	// (VARIANT, GEOMETRY, GEOGRAPHY, FILE) in the field metadata, rendered as
-	// footer.LogicalType.String does: "GEOMETRY", "VARIANT(1)", ...
+	// (VARIANT, FILE, a GEOGRAPHY of an unknown algorithm) in the field
+	// metadata, rendered as footer.LogicalType.String does: "VARIANT(1)",
+	// "GEOGRAPHY(EdgeInterpolationAlgorithm(9))", ...
 	LogicalTypeKey = "PARQUET:logical_type"
 )
 
@@ -34,7 +35,8 @@ const (
 )
 
 // leafType returns the Arrow type of leaf n's values and the metadata its
-// annotation adds to the field (nil for most types).
+// annotation adds to the field (nil for most types); kv is the file's
+// key-value metadata, where a GEOMETRY's "projjson:" CRS points.
 //
 // The annotation is resolved as LogicalTypes.md asks: the LogicalType first,
 // the legacy ConvertedType when the LogicalType is absent, unrecognized or
@@ -57,12 +59,15 @@ const (
 // date32, time32/64, timestamps, durations, uint32/uint64 (the INT32 and
 // INT64 bits), float16, fixed_size_binary and the UUID extension hold the
 // stored values as they are.
-func leafType(n *footer.Node, opts *Options) (arrow.DataType, []string) {
+func leafType(n *footer.Node, opts *Options, kv []footer.KeyValue) (arrow.DataType, []string) {
 	lt := n.Logical()
 	switch lt.Kind {
 	case footer.LogicalNone, footer.LogicalUnrecognized:
 	case footer.LogicalGeometry, footer.LogicalGeography:
 		if n.Physical == footer.TypeByteArray {
+			if dt := geoLeafType(lt, binaryType(opts), kv); dt != nil {
+				return dt, nil
+			}
 			return binaryType(opts), []string{LogicalTypeKey, lt.String()}
 		}
 	default:

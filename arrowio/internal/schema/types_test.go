@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/geoarrow"
 )
 
 // The test binary links arrow-go's extensions package (directly here, and
@@ -29,6 +30,17 @@ func TestLeafTypes(t *testing.T) {
 	d256 := func(p, s int32) arrow.DataType { return &arrow.Decimal256Type{Precision: p, Scale: s} }
 	geometry := footer.LogicalType{Kind: footer.LogicalGeometry, Geometry: footer.GeometryType{CRS: footer.Some("srid:5070")}}
 	geography := footer.LogicalType{Kind: footer.LogicalGeography}
+	karney := footer.LogicalType{Kind: footer.LogicalGeography, Geography: footer.GeographyType{CRS: footer.Some("OGC:CRS27"), Algorithm: footer.Some(footer.EdgeKarney)}}
+	oddEdges := footer.LogicalType{Kind: footer.LogicalGeography, Geography: footer.GeographyType{Algorithm: footer.Some(footer.EdgeInterpolationAlgorithm(9))}}
+	wkb := func(storage arrow.DataType, md string) arrow.DataType {
+		t, err := (&geoarrow.WKBType{}).Deserialize(storage, md)
+		if err != nil {
+			panic(err)
+		}
+		return t
+	}
+	srid5070 := `{"crs":"5070","crs_type":"srid"}`
+	crs84 := `{"crs":"OGC:CRS84","crs_type":"authority_code"`
 	unrecognized := footer.LogicalType{Kind: footer.LogicalUnrecognized, UnknownField: 2555}
 
 	tests := []struct {
@@ -150,9 +162,11 @@ func TestLeafTypes(t *testing.T) {
 		// UNKNOWN and the annotations kept as metadata.
 		{name: "UNKNOWN int32", phys: i32, mods: []elMod{kind(footer.LogicalUnknown)}, want: arrow.Null},
 		{name: "UNKNOWN byte_array", phys: ba, mods: []elMod{kind(footer.LogicalUnknown)}, want: arrow.Null},
-		{name: "GEOMETRY", phys: ba, mods: []elMod{logical(geometry)}, want: arrow.BinaryTypes.Binary, meta: "GEOMETRY(srid:5070)"},
-		{name: "GEOGRAPHY", phys: ba, mods: []elMod{logical(geography)}, want: arrow.BinaryTypes.Binary, meta: "GEOGRAPHY"},
-		{name: "GEOMETRY view", phys: ba, mods: []elMod{logical(geometry)}, opts: Options{Strings: StringsView}, want: arrow.BinaryTypes.BinaryView, meta: "GEOMETRY(srid:5070)"},
+		{name: "GEOMETRY", phys: ba, mods: []elMod{logical(geometry)}, want: wkb(arrow.BinaryTypes.Binary, srid5070)},
+		{name: "GEOGRAPHY", phys: ba, mods: []elMod{logical(geography)}, want: wkb(arrow.BinaryTypes.Binary, crs84+`,"edges":"spherical"}`)},
+		{name: "GEOGRAPHY karney", phys: ba, mods: []elMod{logical(karney)}, opts: Options{Strings: StringsLarge}, want: wkb(arrow.BinaryTypes.LargeBinary, `{"crs":"OGC:CRS27","edges":"karney"}`)},
+		{name: "GEOGRAPHY unknown edges", phys: ba, mods: []elMod{logical(oddEdges)}, want: arrow.BinaryTypes.Binary, meta: "GEOGRAPHY(EdgeInterpolationAlgorithm(9))"},
+		{name: "GEOMETRY view", phys: ba, mods: []elMod{logical(geometry)}, opts: Options{Strings: StringsView}, want: wkb(arrow.BinaryTypes.BinaryView, srid5070)},
 		{name: "GEOMETRY on INT32", phys: i32, mods: []elMod{logical(geometry)}, want: arrow.PrimitiveTypes.Int32},
 	}
 	for _, tt := range tests {
