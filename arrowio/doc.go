@@ -17,8 +17,11 @@
 //	arrowio  <- colread, colwrite  options, Reader/Writer lifecycle, row groups,
 //	                               filters and I/O scheduling
 //
-// Read: footer -> schema.NewPlan -> per row group and projected column,
-// chunk bytes -> colread reader -> arrow.Array -> record batch.
+// Read: footer (one suffix read) -> schema.NewPlan -> per row group and
+// projected column, chunk bytes (planned by scan: near ranges merged, long
+// ones split, several requests in flight, fetched ahead of decoding within
+// IOOptions.PrefetchBytes) -> colread reader -> arrow.Array -> record
+// batch.
 // Write: record batch -> one colwrite.Writer per leaf, whose chunk stays
 // open across batches -> row group written at MaxRowGroupRows,
 // MaxRowGroupBytes (encoded bytes) or Flush -> page indexes, bloom

@@ -113,6 +113,106 @@ type ReadOptions struct {
 	// INT96 only with Mapping.Int96 unset or in nanoseconds); they need
 	// not be projected.
 	Filter pageindex.Predicate
+	// IO tunes how the reader asks its source for bytes: how much of the
+	// end of the file it reads first, which byte ranges it merges or
+	// splits, how many requests it keeps in flight and how far it fetches
+	// ahead of decoding. The zero value uses the defaults, made for object
+	// stores (see [IOOptions]).
+	IO IOOptions
+}
+
+// IOOptions tune the read planner: how a Reader turns the bytes a read
+// needs into requests to its io.ReaderAt. Each request to an object store
+// costs a round trip (5-100 ms) before its first byte, and one request
+// streams at about 100 MB/s, so the planner reads the footer in one
+// request, merges the byte ranges of neighbouring column chunks (and,
+// under a filter, pages), splits long ranges into requests that run side
+// by side, and fetches the chunks of the row groups a read visits ahead
+// of their decoding, within a memory bound.
+//
+// The fetching ahead applies to unfiltered reads through [Open] (a
+// RecordReader, ReadTable or ReadRowGroup): decoding row group k overlaps
+// fetching k+1 and on, and a row group's batches are handed out as soon
+// as its own bytes are in. Filtered reads decide what to read as they
+// prune and decode: they fetch the page indexes, bloom filters and small
+// dictionaries of all the row groups a read visits in one round of
+// requests, then each row group's pages with the same merging, splitting
+// and concurrency, without fetching ahead. Local files opened with
+// [OpenFile] read each chunk as its column decodes (or slice it out of a
+// mapping), with HoleLimit merging their page reads and no requests side
+// by side. Reads are never retried here: a source that wants retries
+// (package source/httprange, module cloud) retries below.
+//
+// Zero fields take the defaults, chosen by the sweep in bench/REMOTE.md
+// (a 114 MB file behind 80 ms of latency per request).
+type IOOptions struct {
+	// FooterReadSize is the size of the first read, from the end of the
+	// file, holding the footer when it is at most FooterReadSize-8 bytes
+	// (a second read fetches the rest of a larger one); 0 means
+	// DefaultFooterReadSize, and values below 8 read 8. The Reader keeps
+	// these bytes: page indexes, bloom filters and chunks within them
+	// (all of a file no larger) need no request of their own, except in
+	// encrypted files.
+	FooterReadSize int64
+	// HoleLimit is the largest gap between two wanted byte ranges that one
+	// request reads across rather than issuing two; 0 means
+	// DefaultHoleLimit, and a negative value merges only ranges that touch.
+	HoleLimit int64
+	// RangeLimit is the most bytes one request asks for: longer merged
+	// ranges are split into requests of about equal size that run side by
+	// side; 0 means DefaultRangeLimit.
+	RangeLimit int64
+	// Concurrency is the most requests a Reader keeps in flight; 0 means
+	// DefaultConcurrency.
+	Concurrency int
+	// PrefetchBytes bounds the bytes fetched ahead of decoding: the chunks
+	// being fetched and those fetched and not yet decoded and released
+	// together never exceed it, except that a row group whose projected
+	// chunks alone are larger is fetched when nothing else is held; 0
+	// means DefaultPrefetchBytes.
+	PrefetchBytes int64
+}
+
+// Defaults of the zero fields of [IOOptions].
+const (
+	DefaultFooterReadSize = 64 << 10
+	DefaultHoleLimit      = 1 << 20
+	DefaultRangeLimit     = 8 << 20
+	DefaultConcurrency    = 16
+	DefaultPrefetchBytes  = 256 << 20
+)
+
+// resolve returns o with its defaults applied.
+func (o IOOptions) resolve() scan.IOOptions {
+	so := scan.IOOptions{
+		FooterReadSize: o.FooterReadSize,
+		HoleLimit:      o.HoleLimit,
+		RangeLimit:     o.RangeLimit,
+		Concurrency:    o.Concurrency,
+		PrefetchBytes:  o.PrefetchBytes,
+	}
+	switch {
+	case so.FooterReadSize == 0:
+		so.FooterReadSize = DefaultFooterReadSize
+	case so.FooterReadSize < 8:
+		so.FooterReadSize = 8
+	}
+	switch {
+	case so.HoleLimit == 0:
+		so.HoleLimit = DefaultHoleLimit
+	case so.HoleLimit < 0:
+		so.HoleLimit = 0
+	}
+	if so.RangeLimit <= 0 {
+		so.RangeLimit = DefaultRangeLimit
+	}
+	if so.Concurrency <= 0 {
+		so.Concurrency = DefaultConcurrency
+	}
+	if so.PrefetchBytes <= 0 {
+		so.PrefetchBytes = DefaultPrefetchBytes
+	}
+	return so
 }
 
 // NewRecyclingAllocator returns a memory.Allocator for
@@ -159,6 +259,7 @@ func (o *ReadOptions) resolve() scan.Options {
 		Decryption:  o.Decryption,
 		MemoryMap:   o.MemoryMap,
 		Filter:      o.Filter,
+		IO:          o.IO.resolve(),
 	}
 	if so.BatchSize <= 0 {
 		so.BatchSize = DefaultBatchSize

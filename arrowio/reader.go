@@ -3,6 +3,7 @@ package arrowio
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/quiverio/quiver/arrowio/internal/scan"
 
@@ -124,3 +125,33 @@ func (r *Reader) RecordReader(ctx context.Context) (array.RecordReader, error) {
 // more than Parallelism goroutines decode at once. The result is the same
 // either way.
 func (r *Reader) ReadTable(ctx context.Context) (arrow.Table, error) { return r.f.ReadTable(ctx) }
+
+// IOStats is what a Reader's reads have asked of its source since Open.
+type IOStats struct {
+	// Requests is the number of ReadAt calls made (reads sliced out of a
+	// memory mapping make none).
+	Requests int64
+	// BytesFetched is the bytes those calls returned.
+	BytesFetched int64
+	// BytesUsed is the bytes of the ranges the reader wanted (footer,
+	// page indexes, bloom filters, dictionaries, column chunks or pages),
+	// which BytesFetched exceeds by the holes merged requests read across
+	// and the part of the first footer read that was not metadata.
+	BytesUsed int64
+	// Wait is the time reads spent blocked on the source: in ReadAt calls
+	// made where the bytes were needed, and waiting for bytes fetched
+	// ahead. Waits of goroutines that decode side by side add up.
+	Wait time.Duration
+	// PeakBuffered is the most bytes fetched ahead of decoding (in flight
+	// or fetched and not yet decoded and released) at any one time; at
+	// most IOOptions.PrefetchBytes unless a single row group's projected
+	// chunks were larger.
+	PeakBuffered int64
+}
+
+// IOStats returns the requests the Reader's reads have made of its
+// source and their bytes, with the time spent waiting for them.
+func (r *Reader) IOStats() IOStats {
+	s := r.f.IOStats()
+	return IOStats{Requests: s.Requests, BytesFetched: s.BytesFetched, BytesUsed: s.BytesUsed, Wait: s.Wait, PeakBuffered: s.PeakBuffered}
+}

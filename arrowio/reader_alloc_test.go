@@ -488,8 +488,10 @@ type streamStats struct {
 // Parallelism 1, each batch released by the next Next, and measures it.
 // From "file" it opens path with OpenFile, which reads each column chunk
 // when its column first decodes; from "bytes" it opens the file's bytes,
-// read into memory before the measure starts, with Open, which reads a
-// row group's whole projection in one coalesced read when the group opens.
+// read into memory before the measure starts, with Open, which fetches a
+// row group's whole projection in one coalesced range, here with
+// IO.PrefetchBytes so small that the planner holds one range at a time
+// (the default would fetch the whole file ahead).
 func streamRead(t *testing.T, source, path string) streamStats {
 	t.Helper()
 	var file []byte
@@ -500,7 +502,7 @@ func streamRead(t *testing.T, source, path string) streamStats {
 		}
 	}
 	mem := &countingAllocator{}
-	opts := arrowio.ReadOptions{Allocator: mem, BatchSize: streamBatch, Parallelism: 1}
+	opts := arrowio.ReadOptions{Allocator: mem, BatchSize: streamBatch, Parallelism: 1, IO: arrowio.IOOptions{PrefetchBytes: 1}}
 	var st streamStats
 	// Two collections empty the sync.Pools in which the recycling
 	// allocator keeps released buffers: earlier tests leave gigabytes

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -243,14 +244,20 @@ func readParquetGoInto(path, col string, rg int, bufs *pgBuffers) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	leaf := all
+	var leaves []int
 	if col != allColumns {
 		lc, ok := pf.Schema().Lookup(col)
 		if !ok {
 			return 0, fmt.Errorf("parquetgo: no column %q", col)
 		}
-		leaf = lc.ColumnIndex
+		leaves = []int{lc.ColumnIndex}
 	}
+	return readParquetGoFile(pf, leaves, rg, bufs)
+}
+
+// readParquetGoFile reads the leaf columns leaves (nil: all) of row group
+// rg (or all) of the opened file pf into bufs, as readParquetGoInto does.
+func readParquetGoFile(pf *parquetgo.File, leaves []int, rg int, bufs *pgBuffers) (int64, error) {
 	var rows int64
 	for i, g := range pf.RowGroups() {
 		if rg != all && i != rg {
@@ -258,7 +265,7 @@ func readParquetGoInto(path, col string, rg int, bufs *pgBuffers) (int64, error)
 		}
 		rows += g.NumRows()
 		for j, cc := range g.ColumnChunks() {
-			if leaf != all && j != leaf {
+			if leaves != nil && !slices.Contains(leaves, j) {
 				continue
 			}
 			n, err := bufs.readChunk(cc)

@@ -46,3 +46,27 @@ func FuzzReadFooter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadTailSize reads the tail of arbitrary bytes with a first read
+// of any size: it must never panic, and must give what ReadTail gives
+// (the same metadata, or an error whenever ReadTail errs), however the
+// metadata is split between the first read and the second. Only a first
+// read that covers the whole file checks the leading magic, so the two
+// may disagree on that when one read covers the file and the other not.
+func FuzzReadTailSize(f *testing.F) {
+	f.Add(fileWith(make([]byte, 10), smallMeta()), int64(8))
+	f.Add(fileWith(make([]byte, 10), smallMeta()), int64(20))
+	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"), int64(-3))
+	f.Fuzz(func(t *testing.T, img []byte, first int64) {
+		want, werr := ReadTail(bytes.NewReader(img), int64(len(img)))
+		first %= 1 << 20
+		got, err := ReadTailSize(bytes.NewReader(img), int64(len(img)), first)
+		whole := func(n int64) bool { return max(n, 8) >= int64(len(img)) }
+		if (err != nil) != (werr != nil) && whole(first) == whole(TailReadSize) {
+			t.Fatalf("first read %d: error %v, ReadTail's %v", first, err, werr)
+		}
+		if err == nil && werr == nil && (!bytes.Equal(got.Meta, want.Meta) || got.MetaOffset != want.MetaOffset || got.Magic != want.Magic) {
+			t.Fatalf("first read %d: metadata differs from ReadTail's", first)
+		}
+	})
+}

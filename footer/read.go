@@ -76,12 +76,19 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 // for the reads it issues) and checks its framing: the magic at both ends
 // ("PAR1" or "PARE") and a metadata length that fits the file. Errors wrap
 // [ErrCorrupt].
-func ReadTail(r io.ReaderAt, size int64) (*Tail, error) {
+func ReadTail(r io.ReaderAt, size int64) (*Tail, error) { return ReadTailSize(r, size, TailReadSize) }
+
+// ReadTailSize is ReadTail with a first read of the last first bytes
+// instead of [TailReadSize] (at least the 8-byte trailer; the whole file
+// when smaller): one request for a footer of up to first-8 bytes, a second
+// for a larger one. Readers of remote objects, where every request costs
+// a round trip, size it to the footers they expect.
+func ReadTailSize(r io.ReaderAt, size, first int64) (*Tail, error) {
 	const trailer = 8 // 4-byte metadata length + 4-byte magic
 	if size < int64(len(MagicPlain))+trailer {
 		return nil, fmt.Errorf("%w: file of %d bytes is too small for a Parquet file (at least 12)", ErrCorrupt, size)
 	}
-	tail := int64(TailReadSize)
+	tail := max(first, trailer)
 	if tail > size {
 		tail = size
 	}
@@ -105,10 +112,13 @@ func ReadTail(r io.ReaderAt, size int64) (*Tail, error) {
 	if have := tail - trailer; metaLen <= have {
 		meta = buf[have-metaLen : have]
 	} else {
+		// Only the part of the metadata the first read missed is read.
 		meta = make([]byte, metaLen)
-		if err := readFull(r, meta, metaOff); err != nil {
-			return nil, fmt.Errorf("footer: reading %d bytes of metadata at offset %d: %w", metaLen, metaOff, err)
+		missing := metaLen - have
+		if err := readFull(r, meta[:missing], metaOff); err != nil {
+			return nil, fmt.Errorf("footer: reading %d bytes of metadata at offset %d: %w", missing, metaOff, err)
 		}
+		copy(meta[missing:], buf[:have])
 	}
 	return &Tail{Magic: magic, Meta: meta, Size: size, MetaOffset: metaOff}, nil
 }

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -34,9 +36,13 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	keys := addKeyFlags(fs)
 	int96 := addInt96Flag(fs)
 	where := fs.String("where", "", `print only rows that satisfy this predicate, as 'x > 5 and s = "a"'`)
+	stats := fs.Bool("stats", false, "print the reads made of the file to stderr after the rows: requests, bytes fetched and used, time waiting")
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
+	}
+	if *stats && isDataset(file) {
+		return fmt.Errorf("%w: --stats reads one file or URL, not a dataset", errUsage)
 	}
 	if *format != "jsonl" && *format != "csv" {
 		return fmt.Errorf("%w: --format %q: want jsonl or csv", errUsage, *format)
@@ -60,12 +66,16 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 	if *n >= 0 && *n < arrowio.DefaultBatchSize {
 		opts.BatchSize = max(*n, 1)
 	}
-	rr, closeInput, err := openRecords(context.Background(), file, opts)
+	rr, err := openRecords(context.Background(), file, opts)
 	if err != nil {
 		return err
 	}
-	defer closeInput()
+	defer rr.close()
 	defer rr.Release()
+	if *stats {
+		// After the rows are flushed (defers run last in, first out).
+		defer func() { fmt.Fprintln(statsOut, formatIOStats(rr.file.IOStats())) }()
+	}
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	var sink func(arrow.RecordBatch) error
@@ -91,6 +101,15 @@ func catCommand(name string, args []string, out io.Writer, limit int) error {
 		}
 	}
 	return rr.Err()
+}
+
+// statsOut is where --stats prints; tests replace it.
+var statsOut io.Writer = os.Stderr
+
+// formatIOStats is the line --stats prints.
+func formatIOStats(s arrowio.IOStats) string {
+	return fmt.Sprintf("io: %d requests, %d bytes fetched, %d bytes used, %v waiting, %d bytes at most fetched ahead",
+		s.Requests, s.BytesFetched, s.BytesUsed, s.Wait.Round(time.Microsecond), s.PeakBuffered)
 }
 
 // writeJSONLines writes one JSON object per row, fields in schema order.

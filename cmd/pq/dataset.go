@@ -27,30 +27,39 @@ func isDataset(name string) bool {
 	return err == nil && st.IsDir()
 }
 
+// records is the rows of a file, URL or dataset being read, and what
+// closes what was opened for them.
+type records struct {
+	array.RecordReader
+	close func() error
+	// file is the Reader of a single file or URL, nil for a dataset.
+	file *reader
+}
+
 // openRecords returns a reader of the rows of name (a file, URL, directory
-// or glob) that opts selects, and the function that closes what it opened.
-func openRecords(ctx context.Context, name string, opts arrowio.ReadOptions) (array.RecordReader, func() error, error) {
+// or glob) that opts selects.
+func openRecords(ctx context.Context, name string, opts arrowio.ReadOptions) (*records, error) {
 	if isDataset(name) {
 		ds, err := dataset.Open(ctx, nil, []string{name}, dataset.Options{Columns: opts.Columns, Filter: opts.Filter, Read: opts})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		rr, err := ds.RecordReader(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return rr, func() error { return nil }, nil
+		return &records{RecordReader: rr, close: func() error { return nil }}, nil
 	}
 	rd, err := openReader(name, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rr, err := rd.RecordReader(ctx)
 	if err != nil {
 		rd.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return rr, rd.Close, nil
+	return &records{RecordReader: rr, close: rd.Close, file: rd}, nil
 }
 
 // datasetMeta prints a summary of the dataset at name: files, rows,

@@ -5,7 +5,7 @@
 //	pq schema FILE                       the schema tree with types, repetition and levels
 //	pq meta [--json] FILE                row groups, column chunks, sizes, codecs, encodings, statistics
 //	pq meta DIR|GLOB                     a dataset's files, rows, bytes, partitions and schema
-//	pq cat [flags] FILE|DIR|GLOB         rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv --where 'x > 5 and s = "a"'
+//	pq cat [flags] FILE|DIR|GLOB         rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv --where 'x > 5 and s = "a"' --stats
 //	pq head [flags] FILE|DIR|GLOB        the first 10 rows (same flags as cat)
 //	pq pageindex [--column c] FILE       each page's location, first row, null count, min and max
 //	pq bloom --column c --value v FILE   whether each row group's bloom filter may hold v
@@ -18,6 +18,10 @@
 // --master-key ID:KEY (repeatable) and, when the material is external,
 // --key-material FILE. A key is its text's bytes, or hex digits after
 // "hex:".
+//
+// --stats (cat, head) prints to stderr, after the rows, the requests the
+// read made of a file or URL, the bytes fetched and used and the time
+// spent waiting for them.
 //
 // --where takes pageindex.Parse's syntax, including
 // 'intersects(geometry, xmin, ymin, xmax, ymax)' on GEOMETRY and GEOGRAPHY
@@ -48,7 +52,7 @@ type command struct {
 var commands = []command{
 	{"schema", "print the schema tree with types, repetition and levels", runSchema},
 	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
-	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv --where PREDICATE)", runCat},
+	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv --where PREDICATE --stats)", runCat},
 	{"head", "print the first rows (cat with --limit 10)", runHead},
 	{"convert", "write CSV, JSON lines or Parquet as Parquet (--codec, --row-group-rows, --row-group-bytes, --sort-by, --page-version, --dictionary, --partition-by, ...)", runConvert},
 	{"pageindex", "print the column and offset index of each column chunk (--column c)", runPageIndex},

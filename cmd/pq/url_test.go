@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -40,5 +42,32 @@ func TestURLMatchesLocal(t *testing.T) {
 	var out bytes.Buffer
 	if err := run([]string{"head", srv.URL + "/data/missing.parquet"}, &out); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Errorf("pq head on a missing object: %v, want a 404 error", err)
+	}
+	checkStats(t, url)
+}
+
+// checkStats runs pq cat --stats on url (the fixture) and checks the rows
+// are those without it and the line printed after them counts the
+// requests and bytes of the read.
+func checkStats(t *testing.T, url string) {
+	t.Helper()
+	var stats bytes.Buffer
+	old := statsOut
+	statsOut = &stats
+	defer func() { statsOut = old }()
+	rows := runPQ(t, "cat", "--stats", "--columns", "trip_id", url)
+	if want := runPQ(t, "cat", "--columns", "trip_id", url); !bytes.Equal(rows, want) {
+		t.Errorf("pq cat --stats printed other rows than pq cat")
+	}
+	var reqs, fetched, used int64
+	if _, err := fmt.Sscanf(stats.String(), "io: %d requests, %d bytes fetched, %d bytes used,", &reqs, &fetched, &used); err != nil {
+		t.Fatalf("--stats printed %q: %v", stats.String(), err)
+	}
+	// The footer's first read (64 KiB) holds all of the 30 KB fixture.
+	if reqs != 1 || used <= 0 || used >= fetched || fetched != 30714 {
+		t.Errorf("--stats printed %q, want one request of the whole 30714-byte file, part of it used", stats.String())
+	}
+	if err := run([]string{"cat", "--stats", "../../testdata/*.parquet"}, new(bytes.Buffer)); !errors.Is(err, errUsage) {
+		t.Errorf("--stats on a dataset: %v, want a usage error", err)
 	}
 }

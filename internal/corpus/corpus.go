@@ -70,6 +70,20 @@ func Files(tb testing.TB) []string {
 	return out
 }
 
+// Sample returns every eighth of files under -short (enough kinds of
+// file for quick runs of tests that read the corpus through a slow
+// source), and files otherwise.
+func Sample(files []string) []string {
+	if !testing.Short() {
+		return files
+	}
+	var some []string
+	for i := 0; i < len(files); i += 8 {
+		some = append(some, files[i])
+	}
+	return some
+}
+
 // List returns every .parquet file below root, relative to it, sorted.
 func List(root string) ([]string, error) {
 	var out []string

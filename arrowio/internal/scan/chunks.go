@@ -3,8 +3,6 @@ package scan
 import (
 	"context"
 	"fmt"
-	"io"
-	"slices"
 
 	"github.com/quiverio/quiver/arrowio/internal/colread"
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -15,16 +13,12 @@ import (
 )
 
 // A column's chunks are opened in three steps, which OpenGroup (every
-// projected column, whole chunks) and a filtered read's readColumnRanges
-// (one column, whole chunks or only some pages) share: locateChunks finds
-// each leaf's chunk from its metadata, readChunks reads the byte ranges
-// wanted of each in few coalesced reads (or slices them out of the file's
-// mapping), and openColumn hands the chunks to a colread reader.
-
-// coalesceGap is the largest gap between two projected column chunks that
-// one read spans rather than issuing two: reading a few unused bytes is
-// cheaper than another round trip to storage.
-const coalesceGap = 1 << 20
+// projected column, whole chunks) and a filtered read's planColumnPages
+// (the columns a filtered row group decodes, whole chunks or only some
+// pages) share: locateChunks finds each leaf's chunk from its metadata,
+// readChunks reads the byte ranges wanted of each in few planned requests
+// (or slices them out of the file's mapping), and openColumn hands the
+// chunks to a colread reader.
 
 // locateChunks returns the column chunk of each of leaves in row group gi,
 // its metadata and the file offset its bytes start at (Data is left to
@@ -60,15 +54,15 @@ func (r *File) locateChunks(gi int, leaves []*footer.Node) ([]colread.Chunk, []p
 	return chunks, spans, nil
 }
 
-// readChunks reads the bytes of each chunk k, all in one readRanges, into
-// its Data: the whole chunk, spans[k], when parts is nil, and otherwise
-// the byte ranges parts[k], joined when there are several. The buffers
-// read or joined into come from arrowmem.GetBytes and are appended to
-// bufs, which the caller hands back to arrowmem.PutBytes when it no longer
-// needs the chunks.
-func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, spans []pageindex.ByteRange, parts [][]pageindex.ByteRange, bufs *[][]byte) error {
+// readChunks reads the bytes of each chunk k (of leaves[k]), all in one
+// readRanges, into its Data: the whole chunk, spans[k], when parts is nil,
+// and otherwise the byte ranges parts[k], joined when there are several.
+// The buffers read or joined into come from arrowmem.GetBytes and are
+// appended to bufs, which the caller hands back to arrowmem.PutBytes when
+// it no longer needs the chunks.
+func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, leaves []*footer.Node, spans []pageindex.ByteRange, parts [][]pageindex.ByteRange, bufs *[][]byte) error {
 	if parts == nil {
-		got, err := r.readRanges(ctx, spans, bufs)
+		got, err := r.readRanges(ctx, named(spans, leaves), bufs)
 		if err != nil {
 			return err
 		}
@@ -77,11 +71,13 @@ func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, spans []p
 		}
 		return nil
 	}
-	var ranges []pageindex.ByteRange
-	for _, p := range parts {
-		ranges = append(ranges, p...)
+	var want []wanted
+	for k, p := range parts {
+		for _, b := range p {
+			want = append(want, wanted{b, leaves[k].DottedPath()})
+		}
 	}
-	got, err := r.readRanges(ctx, ranges, bufs)
+	got, err := r.readRanges(ctx, want, bufs)
 	if err != nil {
 		return err
 	}
@@ -92,6 +88,15 @@ func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, spans []p
 		}
 		return nil
 	})
+}
+
+// named returns the chunk byte ranges spans of leaves as wanted ranges.
+func named(spans []pageindex.ByteRange, leaves []*footer.Node) []wanted {
+	want := make([]wanted, len(spans))
+	for k, s := range spans {
+		want[k] = wanted{s, leaves[k].DottedPath()}
+	}
+	return want
 }
 
 // joinBytes returns the one slice of parts, or their bytes joined in a
@@ -110,57 +115,6 @@ func joinBytes(parts [][]byte, bufs *[][]byte) []byte {
 	}
 	*bufs = append(*bufs, data)
 	return data
-}
-
-// readRanges reads every range, merging ranges less than coalesceGap
-// apart into one ReadAt, and returns each range's bytes (slices of the
-// merged buffers).
-//
-// The merged buffers come from arrowmem.GetBytes and are appended to bufs, which the
-// caller hands back to arrowmem.PutBytes when it no longer needs the ranges. When
-// the file is mapped the ranges are slices of the mapping, and nothing is
-// appended; reads of them go through mapping.guard.
-func (r *File) readRanges(ctx context.Context, ranges []pageindex.ByteRange, bufs *[][]byte) ([][]byte, error) {
-	order := make([]int, len(ranges))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return int(ranges[a].Start - ranges[b].Start) })
-	out := make([][]byte, len(ranges))
-	for i := 0; i < len(order); {
-		span := ranges[order[i]]
-		j := i + 1
-		for ; j < len(order) && ranges[order[j]].Start <= span.End+coalesceGap; j++ {
-			span.End = max(span.End, ranges[order[j]].End)
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var buf []byte
-		if r.mapped != nil && span.End <= int64(len(r.mapped.data)) {
-			populate(r.mapped.data, span.Start, span.End)
-			buf = r.mapped.data[span.Start:span.End:span.End]
-		} else {
-			buf = arrowmem.GetBytes(int(span.End - span.Start))
-			*bufs = append(*bufs, buf)
-			if err := r.readFull(buf, span.Start); err != nil {
-				return nil, err
-			}
-		}
-		for _, k := range order[i:j] {
-			out[k] = buf[ranges[k].Start-span.Start : ranges[k].End-span.Start]
-		}
-		i = j
-	}
-	return out, nil
-}
-
-// readFull fills buf from the file at offset off.
-func (r *File) readFull(buf []byte, off int64) error {
-	if _, err := io.ReadFull(io.NewSectionReader(r.r, off, int64(len(buf))), buf); err != nil {
-		return fmt.Errorf("reading %d bytes at offset %d: %w", len(buf), off, err)
-	}
-	return nil
 }
 
 // openColumn returns the reader of column col in row group gi over rows

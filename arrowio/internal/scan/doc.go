@@ -2,14 +2,31 @@
 // schema, decryption state and options, and plans and runs the reads of
 // its row groups. For each selected row group it prunes by statistics,
 // bloom filters, dictionaries and the page index when a filter is set,
-// fetches the projected column chunks (whole chunks coalesced into few
-// reads, page by page from local files, or sliced from a memory mapping),
-// hands them to the column readers of package colread on a bounded number
-// of goroutines, and evaluates the filter on the decoded rows.
+// fetches the projected column chunks, hands them to the column readers of
+// package colread on a bounded number of goroutines, and evaluates the
+// filter on the decoded rows.
 //
-//	Open -> footer, encrypt.OpenFooter -> schema.Plan, projection, filter
+// The read planner (fetch.go) turns the byte ranges a read wants into
+// requests to the io.ReaderAt: ranges within IOOptions.HoleLimit merge,
+// merged ranges over RangeLimit split into requests that run side by
+// side, and a File keeps at most Concurrency requests in flight. Reads
+// through Open without a filter fetch the chunks of the row groups a read
+// visits in order, ahead of their decoding within PrefetchBytes
+// (prefetch.go); a filtered read fetches the page indexes, bloom filters
+// and small dictionaries of all its row groups in one round (index_round.go),
+// then each row group's pages of all the columns a step decodes together.
+// Local files OpenFile opened read each chunk as its column decodes (page
+// by page for uncompressed fixed-width values) or slice it out of a memory
+// mapping. The footer is one suffix read of FooterReadSize bytes
+// (footer.ReadTailSize), which the File keeps to serve the ranges within
+// it (index_round.go). IOStats (iostats.go) counts requests, bytes
+// fetched and used, waiting and bytes held ahead.
+//
+//	Open -> footer (one suffix read), encrypt.OpenFooter -> schema.Plan,
+//	        projection, filter
 //	RecordReader/ReadTable/ReadRowGroup
-//	  -> OpenGroup (prune, byte ranges, ReadAt) -> colread readers
+//	  -> prefetcher (planned spans, fetched ahead) or OpenGroup (prune,
+//	     byte ranges, readRanges) -> colread readers
 //	  -> Group.Read -> record batches (filtered rows taken by span)
 //
 // Package arrowio's Reader is the public face of a File.

@@ -19,7 +19,17 @@ import (
 // File is the read state of one open Parquet file, behind arrowio's
 // Reader, whose methods of the same names call File's.
 type File struct {
-	r      io.ReaderAt
+	// raw is the caller's source; r is raw counted in io (countedSource),
+	// used the same with every byte read counted as used (usedSource).
+	raw, r, used io.ReaderAt
+	io           ioCounters
+	// requests holds a token for each request in flight that a fetch
+	// started (fetch.go), at most IOOptions.Concurrency.
+	requests chan struct{}
+	// indexes holds what fetchIndexes fetched for filtered reads.
+	indexes indexCache
+	// suffix is the footer's first read, kept (index_round.go).
+	suffix suffixBytes
 	closer io.Closer // the file OpenFile opened, nil for Open
 	// mapped is the file when OpenFile mapped it (ReadOptions.MemoryMap),
 	// nil otherwise.
@@ -96,15 +106,24 @@ func OpenFile(path string, opts Options) (*File, error) {
 
 // Open reads the footer of the size-byte file r with resolved options.
 func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
-	tail, err := footer.ReadTail(r, size)
+	rd := &File{raw: r, Options: opts, requests: make(chan struct{}, max(opts.IO.Concurrency, 1))}
+	rd.r = countedSource{r, &rd.io}
+	rd.used = usedSource{countedSource{r, &rd.io}}
+	tail, err := footer.ReadTailSize(&keepFirstRead{r: rd, size: size}, size, opts.IO.FooterReadSize)
 	if err != nil {
 		return nil, err
 	}
+	rd.io.used.Add(size - tail.MetaOffset) // the metadata, its length and the magic
 	ft, crypt, err := encrypt.OpenFooter(tail, opts.Decryption)
 	if err != nil {
 		return nil, err
 	}
-	rd := &File{r: r, Footer: ft, Crypt: crypt, Options: opts, padChunks: page.UnderstatesChunkSize(ft.Meta.CreatedBy.Or(""))}
+	rd.Footer, rd.Crypt, rd.padChunks = ft, crypt, page.UnderstatesChunkSize(ft.Meta.CreatedBy.Or(""))
+	if crypt != nil {
+		// Encrypted modules are decrypted in place (the footer's already
+		// was): their bytes are never shared.
+		rd.suffix = suffixBytes{}
+	}
 	if rd.schema, rd.Cols, err = project(ft, &opts); err != nil {
 		return nil, err
 	}
@@ -189,15 +208,31 @@ func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, erro
 	if i < 0 || i >= len(r.Footer.Meta.RowGroups) {
 		return nil, fmt.Errorf("arrowio: row group %d of %d", i, len(r.Footer.Meta.RowGroups))
 	}
+	done, err := r.fetchIndexes(ctx, []int{i})
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	pf := r.newPrefetcher(ctx, []int{i})
+	defer pf.stop()
 	sl := newSlots(r.Options.Parallelism)
 	sl.take()
-	g, err := r.OpenGroup(ctx, i, sl)
+	g, err := r.openAt(ctx, pf, 0, i, sl)
 	sl.give()
 	if err != nil {
 		return nil, err
 	}
 	defer g.Release()
 	return g.Read(ctx, int(g.Rows), r.Options.Parallelism)
+}
+
+// openAt opens row group gi, at position pos of the groups prefetcher pf
+// fetches when pf is set, and with OpenGroup otherwise.
+func (r *File) openAt(ctx context.Context, pf *prefetcher, pos, gi int, sl slots) (*Group, error) {
+	if pf != nil {
+		return pf.open(pos)
+	}
+	return r.OpenGroup(ctx, gi, sl)
 }
 
 // numLeaves returns the number of Parquet leaves column c reads.

@@ -294,9 +294,10 @@ func (r *File) readSelected(ctx context.Context, i int, sl slots, idx *rowGroupI
 }
 
 // decodeColumns decodes the rows of ranges of the filter's columns cols
-// (indexes into its cols, each decoded once into dst[c]) of row group i,
-// on the calling goroutine, which holds one of sl, and one helper for each
-// other slot free (at most one per column).
+// (indexes into its cols, each decoded once into dst[c]) of row group i:
+// the pages of all of them read in one planned round of requests, then
+// decoded on the calling goroutine, which holds one of sl, and one helper
+// for each other slot free (at most one per column).
 func (r *File) decodeColumns(ctx context.Context, i int, sl slots, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
 	var todo []int
 	for _, c := range cols {
@@ -304,10 +305,26 @@ func (r *File) decodeColumns(ctx context.Context, i int, sl slots, cols []int, i
 			todo = append(todo, c)
 		}
 	}
+	plans := make([]*columnPages, len(todo))
+	for k, c := range todo {
+		var err error
+		if plans[k], err = r.planColumnPages(i, r.filter.cols[c], idx, ranges); err != nil {
+			return err
+		}
+	}
+	var bufs [][]byte
+	defer func() {
+		for _, b := range bufs {
+			arrowmem.PutBytes(b)
+		}
+	}()
+	if err := r.readColumnPages(ctx, plans, &bufs); err != nil {
+		return fmt.Errorf("row group %d: %w", i, err)
+	}
 	errs := make([]error, len(todo))
 	work := func(k int) {
 		if errs[k] = ctx.Err(); errs[k] == nil {
-			dst[todo[k]], errs[k] = r.readColumnRanges(ctx, i, r.filter.cols[todo[k]], idx, ranges)
+			dst[todo[k]], errs[k] = r.decodeColumnPages(plans[k], ranges)
 		}
 	}
 	var next atomic.Int64

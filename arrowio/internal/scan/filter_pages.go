@@ -32,9 +32,9 @@ func (x *rowGroupIndex) release() {
 	x.bufs = nil
 }
 
-// readPageIndex reads, in one coalesced read, the ColumnIndex of every
-// predicate column and the OffsetIndex of every leaf the filtered read
-// decodes. An index that lies outside the file's pages or does not
+// readPageIndex reads the ColumnIndex of every predicate column and the
+// OffsetIndex of every leaf the filtered read decodes: from what
+// fetchIndexes cached, or in one planned readRanges. An index that lies outside the file's pages or does not
 // parse is an error.
 func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*rowGroupIndex, error) {
 	x := &rowGroupIndex{ci: make([]*footer.ColumnIndex, len(rg.Columns)), oi: make([]*footer.OffsetIndex, len(rg.Columns))}
@@ -43,7 +43,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		ci   bool
 	}
 	var wants []want
-	var ranges []pageindex.ByteRange
+	var ranges []wanted
 	add := func(leaf *footer.Node, ci bool, off footer.Optional[int64], length footer.Optional[int32]) error {
 		start, end, ok, err := pageindex.IndexSpan(off, length, r.Footer.MetaOffset)
 		if err != nil {
@@ -51,7 +51,7 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 		}
 		if ok {
 			wants = append(wants, want{leaf, ci})
-			ranges = append(ranges, pageindex.ByteRange{Start: start, End: end})
+			ranges = append(ranges, wanted{pageindex.ByteRange{Start: start, End: end}, leaf.DottedPath()})
 		}
 		return nil
 	}
@@ -74,7 +74,11 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 			}
 		}
 	}
-	bufs, err := r.readRanges(ctx, ranges, &x.bufs)
+	bufs, ok := r.cachedRanges(ranges)
+	var err error
+	if !ok {
+		bufs, err = r.readRanges(ctx, ranges, &x.bufs)
+	}
 	if err != nil {
 		x.release()
 		return nil, fmt.Errorf("row group %d: page index: %w", i, err)
@@ -111,38 +115,89 @@ func (r *File) readPageIndex(ctx context.Context, rg *footer.RowGroup, i int) (*
 	return x, nil
 }
 
-// readColumnRanges decodes the rows of ranges of one column of row group
-// gi: the pages that hold them (see pagesToRead), all leaves' in one
-// coalesced read, decoded and then cut down to ranges. The arrays do not
-// keep the bytes read, which go back to the pool.
-func (r *File) readColumnRanges(ctx context.Context, gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (arrow.Array, error) {
-	leaves := col.leafNodes()
-	crypts, err := r.chunkCiphers(gi, leaves, r.Footer.Meta.RowGroups[gi].NumRows)
-	if err != nil {
-		return nil, err
-	}
-	chunks, spans, err := r.locateChunks(gi, leaves)
-	if err != nil {
-		return nil, err
-	}
-	cover, parts, err := r.pagesToRead(gi, leaves, spans, crypts, idx, ranges)
-	if err != nil {
-		return nil, err
-	}
-	var buffers [][]byte
-	defer func() {
-		for _, b := range buffers {
-			arrowmem.PutBytes(b)
+// cachedRanges returns the bytes of every range of want when fetchIndexes
+// cached them all.
+func (r *File) cachedRanges(want []wanted) ([][]byte, bool) {
+	out := make([][]byte, len(want))
+	for k, w := range want {
+		b, ok := r.indexes.find(w.Start, w.End-w.Start)
+		if !ok {
+			return nil, false
 		}
-	}()
-	if err := r.readChunks(ctx, chunks, spans, parts, &buffers); err != nil {
-		return nil, fmt.Errorf("row group %d: %w", gi, err)
+		out[k] = b
 	}
-	arr, err := r.decodeCover(gi, col, chunks, crypts, cover.Rows())
+	return out, true
+}
+
+// columnPages is one column of a filtered read of row group gi, its
+// bytes to read planned: the leaves' chunks and the bytes of each to read
+// (parts, nil for whole chunks: see pagesToRead), and the rows they
+// decode (cover).
+type columnPages struct {
+	gi     int
+	col    column
+	leaves []*footer.Node
+	crypts []*page.Crypt
+	chunks []colread.Chunk
+	spans  []pageindex.ByteRange
+	parts  [][]pageindex.ByteRange
+	cover  pageindex.Ranges
+}
+
+// planColumnPages plans the read of the rows of ranges of column col of
+// row group gi: the pages that hold them, by the OffsetIndex of idx.
+func (r *File) planColumnPages(gi int, col column, idx *rowGroupIndex, ranges pageindex.Ranges) (*columnPages, error) {
+	p := &columnPages{gi: gi, col: col, leaves: col.leafNodes()}
+	var err error
+	if p.crypts, err = r.chunkCiphers(gi, p.leaves, r.Footer.Meta.RowGroups[gi].NumRows); err != nil {
+		return nil, err
+	}
+	if p.chunks, p.spans, err = r.locateChunks(gi, p.leaves); err != nil {
+		return nil, err
+	}
+	if p.cover, p.parts, err = r.pagesToRead(gi, p.leaves, p.spans, p.crypts, idx, ranges); err != nil {
+		return nil, err
+	}
+	if p.parts == nil {
+		p.parts = make([][]pageindex.ByteRange, len(p.spans))
+		for k, s := range p.spans {
+			p.parts[k] = []pageindex.ByteRange{s}
+		}
+	}
+	return p, nil
+}
+
+// readColumnPages reads the planned bytes of every column of cols in one
+// readChunks, so that their requests share the round trips, into the
+// chunks' Data; the buffers go to bufs as readChunks says.
+func (r *File) readColumnPages(ctx context.Context, cols []*columnPages, bufs *[][]byte) error {
+	var chunks []colread.Chunk
+	var leaves []*footer.Node
+	var spans []pageindex.ByteRange
+	var parts [][]pageindex.ByteRange
+	for _, p := range cols {
+		chunks, leaves = append(chunks, p.chunks...), append(leaves, p.leaves...)
+		spans, parts = append(spans, p.spans...), append(parts, p.parts...)
+	}
+	if err := r.readChunks(ctx, chunks, leaves, spans, parts, bufs); err != nil {
+		return err
+	}
+	for _, p := range cols {
+		copy(p.chunks, chunks[:len(p.chunks)])
+		chunks = chunks[len(p.chunks):]
+	}
+	return nil
+}
+
+// decodeColumnPages decodes the rows of ranges of the column p planned
+// and read, then cut down to ranges. The array does not keep the bytes
+// read.
+func (r *File) decodeColumnPages(p *columnPages, ranges pageindex.Ranges) (arrow.Array, error) {
+	arr, err := r.decodeCover(p.gi, p.col, p.chunks, p.crypts, p.cover.Rows())
 	if err != nil {
 		return nil, err
 	}
-	return TakeRanges(arr, pageindex.Positions(cover, ranges), r.Options.Mem)
+	return TakeRanges(arr, pageindex.Positions(p.cover, ranges), r.Options.Mem)
 }
 
 // pagesToRead returns the rows of row group gi that a column whose leaves'

@@ -24,7 +24,7 @@ func open(t testing.TB, r io.ReaderAt, size int64, opts scan.Options) *scan.File
 	return f
 }
 
-// resolve gives the zero BatchSize, Parallelism and Mem of opts the
+// resolve gives the zero BatchSize, Parallelism, Mem and IO of opts the
 // defaults arrowio.ReadOptions gives them (the Go allocator for Mem).
 func resolve(opts scan.Options) scan.Options {
 	if opts.BatchSize <= 0 {
@@ -35,6 +35,15 @@ func resolve(opts scan.Options) scan.Options {
 	}
 	if opts.Mem == nil {
 		opts.Mem = memory.DefaultAllocator
+	}
+	if opts.IO == (scan.IOOptions{}) {
+		opts.IO = scan.IOOptions{
+			FooterReadSize: arrowio.DefaultFooterReadSize,
+			HoleLimit:      arrowio.DefaultHoleLimit,
+			RangeLimit:     arrowio.DefaultRangeLimit,
+			Concurrency:    arrowio.DefaultConcurrency,
+			PrefetchBytes:  arrowio.DefaultPrefetchBytes,
+		}
 	}
 	return opts
 }

@@ -41,7 +41,7 @@ func (r *File) readIndex(rg int, leaf *footer.Node, off footer.Optional[int64], 
 		return false, r.indexError(rg, leaf, start, err)
 	}
 	buf := make([]byte, end-start)
-	if _, err := r.r.ReadAt(buf, start); err != nil {
+	if _, err := io.ReadFull(io.NewSectionReader(indexSource{r}, start, end-start), buf); err != nil {
 		return false, r.indexError(rg, leaf, start, fmt.Errorf("reading the index at offset %d: %w", start, err))
 	}
 	plain, err := encrypt.OpenModule(c, buf, t)
@@ -69,7 +69,7 @@ func (r *File) readBloom(rg int, leaf *footer.Node, md *footer.ColumnMetaData) (
 	}
 	var b *pageindex.Bloom
 	if c == nil {
-		b, err = pageindex.ReadBloom(r.r, off, md.BloomFilterLength.Or(0), r.Footer.MetaOffset)
+		b, err = pageindex.ReadBloom(indexSource{r}, off, md.BloomFilterLength.Or(0), r.Footer.MetaOffset)
 	} else {
 		b, err = r.readSealedBloom(c, off, md.BloomFilterLength.Or(0))
 	}
@@ -89,7 +89,7 @@ func (r *File) readSealedBloom(c *encrypt.ChunkCipher, off int64, length int32) 
 		if at < 4 || at > limit-4 {
 			return nil, 0, fmt.Errorf("%w: %s module at offset %d outside the %d bytes before the footer", pageindex.ErrCorrupt, t, at, limit)
 		}
-		if _, err := r.r.ReadAt(lb[:], at); err != nil {
+		if _, err := io.ReadFull(io.NewSectionReader(indexSource{r}, at, 4), lb[:]); err != nil {
 			return nil, 0, fmt.Errorf("reading the %s at offset %d: %w", t, at, err)
 		}
 		n := int64(binary.LittleEndian.Uint32(lb[:]))
@@ -97,7 +97,7 @@ func (r *File) readSealedBloom(c *encrypt.ChunkCipher, off int64, length int32) 
 			return nil, 0, fmt.Errorf("%w: %s module at offset %d declares %d bytes", pageindex.ErrCorrupt, t, at, n)
 		}
 		buf := make([]byte, 4+n)
-		if _, err := io.ReadFull(io.NewSectionReader(r.r, at, 4+n), buf); err != nil {
+		if _, err := io.ReadFull(io.NewSectionReader(indexSource{r}, at, 4+n), buf); err != nil {
 			return nil, 0, fmt.Errorf("reading the %s at offset %d: %w", t, at, err)
 		}
 		plain, err := encrypt.OpenModule(c, buf, t)

@@ -16,7 +16,7 @@ func (r *File) RecordReader(ctx context.Context) (array.RecordReader, error) {
 		return nil, err
 	}
 	par := r.Options.Parallelism
-	rr := &recordReader{r: r, ctx: ctx, batch: r.Options.BatchSize, par: par, slots: newSlots(par)}
+	rr := &recordReader{r: r, ctx: ctx, batch: r.Options.BatchSize, par: par, slots: newSlots(par), pf: r.newPrefetcher(ctx, r.groups)}
 	rr.refs.Store(1)
 	return rr, nil
 }
@@ -33,7 +33,11 @@ type recordReader struct {
 	ctx   context.Context
 	batch int
 	par   int
-	slots slots // a filtered open decodes on these: the opening goroutine's and free ones
+	slots slots       // a filtered open decodes on these: the opening goroutine's and free ones
+	pf    *prefetcher // nil when the File reads without one
+	// indexed ends the reader's use of what fetchIndexes fetched; nil
+	// until the first group opens.
+	indexed func()
 
 	next     int         // index into r.groups of the next group to open
 	cur      *Group      // the group batches come from
@@ -105,6 +109,17 @@ func (rr *recordReader) advance() bool {
 		rr.err = err
 		return false
 	}
+	if rr.indexed == nil {
+		if rr.indexed, rr.err = rr.r.fetchIndexes(rr.ctx, rr.r.groups); rr.err != nil {
+			return false
+		}
+	}
+	if rr.cur != nil {
+		// Released before the next group opens: its bytes may be what the
+		// prefetcher waits for to fetch the next one's.
+		rr.cur.Release()
+		rr.cur = nil
+	}
 	var o opened
 	switch {
 	case rr.prefetch != nil:
@@ -112,7 +127,7 @@ func (rr *recordReader) advance() bool {
 		rr.prefetch = nil
 	case rr.next < len(rr.r.groups):
 		rr.slots.take()
-		o.g, o.err = rr.r.OpenGroup(rr.ctx, rr.r.groups[rr.next], rr.slots)
+		o.g, o.err = rr.r.openAt(rr.ctx, rr.pf, rr.next, rr.r.groups[rr.next], rr.slots)
 		rr.slots.give()
 		rr.next++
 	default:
@@ -122,20 +137,17 @@ func (rr *recordReader) advance() bool {
 		rr.err = o.err
 		return false
 	}
-	if rr.cur != nil {
-		rr.cur.Release()
-	}
 	rr.cur, rr.left = o.g, o.g.Rows
 	if rr.par > 1 && rr.next < len(rr.r.groups) {
 		ch := make(chan opened, 1)
 		rr.prefetch = ch
-		gi := rr.r.groups[rr.next]
+		pos := rr.next
 		rr.next++
 		rr.r.active.Add(1)
 		go func() {
 			defer rr.r.active.Done()
 			rr.slots.take()
-			g, err := rr.r.OpenGroup(rr.ctx, gi, rr.slots)
+			g, err := rr.r.openAt(rr.ctx, rr.pf, pos, rr.r.groups[pos], rr.slots)
 			rr.slots.give()
 			ch <- opened{g, err}
 		}()
@@ -154,6 +166,9 @@ func (rr *recordReader) finish() {
 		rr.rec.Release()
 		rr.rec = nil
 	}
+	if rr.pf != nil {
+		rr.pf.cancel() // a prefetch waiting for its bytes returns
+	}
 	if rr.prefetch != nil {
 		if o := <-rr.prefetch; o.g != nil {
 			o.g.Release()
@@ -163,6 +178,10 @@ func (rr *recordReader) finish() {
 	if rr.cur != nil {
 		rr.cur.Release()
 		rr.cur = nil
+	}
+	rr.pf.stop()
+	if rr.indexed != nil {
+		rr.indexed()
 	}
 	rr.r.active.Done()
 }
@@ -181,6 +200,11 @@ func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 			}
 		}
 	}()
+	done, err := r.fetchIndexes(ctx, r.groups)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	par := r.Options.Parallelism
 	colPar, workers := par, 1
 	if par > 1 && len(r.groups) > 1 {
@@ -188,8 +212,10 @@ func (r *File) ReadTable(ctx context.Context) (arrow.Table, error) {
 	}
 	errs := make([]error, len(r.groups))
 	sl := newSlots(par) // each row-group worker holds one; a filtered open may use the free ones
+	pf := r.newPrefetcher(ctx, r.groups)
+	defer pf.stop()
 	readOne := func(i int) {
-		g, err := r.OpenGroup(ctx, r.groups[i], sl)
+		g, err := r.openAt(ctx, pf, i, r.groups[i], sl)
 		if err != nil {
 			errs[i] = err
 			return

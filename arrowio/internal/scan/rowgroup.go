@@ -41,7 +41,8 @@ type Group struct {
 	Buffers [][]byte
 	// mapped is the file's mapping when the chunks are slices of it.
 	mapped *mapping
-	// src, for File.ChunkReads, is the file to read chunks from.
+	// src, for File.ChunkReads, is the file to read chunks from (its bytes
+	// counted as used).
 	src io.ReaderAt
 	// Pending, for File.ChunkReads, holds for each column the byte ranges
 	// of its leaves' chunks until load reads them (nil once read).
@@ -55,6 +56,9 @@ type Group struct {
 	// slices from pos on; nil without a filter.
 	filtered arrow.RecordBatch
 	pos      int64
+	// done, for a group whose chunks a prefetcher fetched, gives their
+	// bytes back to its budget on Release.
+	done func()
 }
 
 // Release returns the group's pooled buffers; the group is not read again.
@@ -70,55 +74,95 @@ func (g *Group) Release() {
 	if g.filtered != nil {
 		g.filtered.Release()
 	}
-	g.Buffers, g.Readers, g.flat, g.filtered = nil, nil, nil, nil
+	if g.done != nil {
+		g.done()
+	}
+	g.Buffers, g.Readers, g.flat, g.filtered, g.done = nil, nil, nil, nil, nil
 }
 
 // OpenGroup reads the projected column chunks of row group i, coalescing
 // neighbouring chunks into single reads (or, with ChunkReads, leaves each
 // to Group.load), and prepares their readers. With a filter the group's
 // columns decode here (unless the statistics say every row satisfies it:
-// the group is then read whole, its filter columns not decoded), on the calling goroutine, which holds one of sl,
-// and on helpers for any of sl that are free (none when sl is nil).
+// the group is then read whole, its filter columns not decoded), on the
+// calling goroutine, which holds one of sl, and on helpers for any of sl
+// that are free (none when sl is nil).
 func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if r.filter != nil && !r.filter.holdsForAll(&r.Footer.Meta.RowGroups[i]) {
 		return r.openFiltered(ctx, i, sl)
 	}
-	rg := &r.Footer.Meta.RowGroups[i]
-	var leaves []*footer.Node // the leaves of every projected column, in order
-	for _, col := range r.Cols {
-		leaves = append(leaves, col.leafNodes()...)
-	}
-	crypts, err := r.chunkCiphers(i, leaves, rg.NumRows)
+	lg, err := r.locateGroup(i)
 	if err != nil {
 		return nil, err
 	}
-	chunks, spans, err := r.locateChunks(i, leaves)
-	if err != nil {
-		return nil, err
-	}
-	g := &Group{index: i, Rows: rg.NumRows, MaxBatch: batchLimit(rg, leaves), schema: r.schema, mapped: r.mapped, Readers: make([]colread.Reader, len(r.Cols))}
+	g := r.newGroup(lg)
 	if r.ChunkReads && r.mapped == nil {
-		g.src, g.window = r.r, r.Window
+		g.src, g.window = r.used, r.Window
 		g.Pending, g.flat = make([][]pageindex.ByteRange, len(r.Cols)), make([]*colread.LeafReader, len(r.Cols))
-	} else if err := r.readChunks(ctx, chunks, spans, nil, &g.Buffers); err != nil {
+	} else if err := r.readChunks(ctx, lg.chunks, lg.leaves, lg.spans, nil, &g.Buffers); err != nil {
 		g.Release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
+	if err := r.openReaders(g, lg); err != nil {
+		g.Release()
+		return nil, err
+	}
+	return g, nil
+}
+
+// locatedGroup is the projection of one row group located in the file:
+// the leaves of every projected column, in order, their chunks (without
+// their bytes), the bytes each spans and the page ciphers of encrypted
+// ones.
+type locatedGroup struct {
+	index  int
+	rows   int64
+	leaves []*footer.Node
+	chunks []colread.Chunk
+	spans  []pageindex.ByteRange
+	crypts []*page.Crypt
+}
+
+// newGroup returns the group of lg, its chunks and readers still to come.
+func (r *File) newGroup(lg *locatedGroup) *Group {
+	rg := &r.Footer.Meta.RowGroups[lg.index]
+	return &Group{index: lg.index, Rows: lg.rows, MaxBatch: batchLimit(rg, lg.leaves), schema: r.schema, mapped: r.mapped}
+}
+
+// locateGroup locates the projected chunks of row group i.
+func (r *File) locateGroup(i int) (*locatedGroup, error) {
+	lg := &locatedGroup{index: i, rows: r.Footer.Meta.RowGroups[i].NumRows}
+	for _, col := range r.Cols {
+		lg.leaves = append(lg.leaves, col.leafNodes()...)
+	}
+	var err error
+	if lg.crypts, err = r.chunkCiphers(i, lg.leaves, lg.rows); err != nil {
+		return nil, err
+	}
+	if lg.chunks, lg.spans, err = r.locateChunks(i, lg.leaves); err != nil {
+		return nil, err
+	}
+	return lg, nil
+}
+
+// openReaders makes g's column readers over the chunks of lg, whose bytes
+// are read unless g has ChunkReads pending.
+func (r *File) openReaders(g *Group, lg *locatedGroup) error {
+	g.Readers = make([]colread.Reader, len(r.Cols))
 	k := 0 // the first leaf of column c
 	for c, col := range r.Cols {
 		n := col.numLeaves()
-		l, flat, err := r.openColumn(col, i, chunks[k:k+n], rg.NumRows, crypts[k:k+n])
+		l, flat, err := r.openColumn(col, lg.index, lg.chunks[k:k+n], lg.rows, lg.crypts[k:k+n])
 		if err != nil {
-			g.Release()
-			return nil, err
+			return err
 		}
 		g.Readers[c] = l
 		if g.Pending != nil {
-			g.Pending[c], g.flat[c] = spans[k:k+n], flat
+			g.Pending[c], g.flat[c] = lg.spans[k:k+n], flat
 		}
 		k += n
 	}
-	return g, nil
+	return nil
 }
 
 // load reads the column chunks of column c of a group opened with

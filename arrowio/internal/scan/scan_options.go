@@ -22,4 +22,15 @@ type Options struct {
 	Decryption  *encrypt.DecryptionConfig
 	MemoryMap   bool
 	Filter      pageindex.Predicate
+	IO          IOOptions
+}
+
+// IOOptions are arrowio's IOOptions with their defaults applied: every
+// field is at least 1 (FooterReadSize at least 8, HoleLimit at least 0).
+type IOOptions struct {
+	FooterReadSize int64
+	HoleLimit      int64
+	RangeLimit     int64
+	Concurrency    int
+	PrefetchBytes  int64
 }

@@ -1,0 +1,237 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// prefetcher fetches the projected chunks of the row groups one read
+// visits (a RecordReader, a ReadTable, a ReadRowGroup of a file read
+// through Open, unfiltered) in the order it visits them, ahead of their
+// decoding: one goroutine plans each group's spans and starts their
+// requests (up to the File's Concurrency in flight) as long as the bytes
+// fetched and not yet released stay within PrefetchBytes; a row group
+// whose projection is larger than that is fetched only when nothing else
+// is held. Decoding a group
+// waits for its own spans alone, so row group k decodes while k+1... are
+// fetched, and releasing a group (Group.Release) frees its bytes for the
+// groups after it.
+type prefetcher struct {
+	r      *File
+	ctx    context.Context
+	cancel context.CancelFunc
+	groups []*plannedGroup // in the order the read opens them
+	exited chan struct{}   // closed when run returns
+	freed  chan struct{}   // signalled when held bytes are released
+
+	mu       sync.Mutex
+	held     int64 // bytes fetched or in flight and not yet released
+	stopping bool
+}
+
+// plannedGroup is one row group of a prefetcher's read. The fields after
+// launched are written by run before it closes launched.
+type plannedGroup struct {
+	gi       int
+	taken    bool // by open or stop, under prefetcher.mu
+	launched chan struct{}
+	lg       *locatedGroup
+	err      error // locating the group, or starting its fetches
+	fetches  []*fetch
+	of       []int // the fetch of each chunk
+	held     int64 // bytes of fetches, released with the group
+}
+
+// newPrefetcher starts fetching the chunks of row groups groups, in
+// order, for a read under ctx; nil when the File reads another way (a
+// filter, which decides what to read as it decodes; local files read by
+// OpenFile, whose chunks are read as their columns decode or sliced from
+// a mapping). stop ends it.
+func (r *File) newPrefetcher(ctx context.Context, groups []int) *prefetcher {
+	if r.filter != nil || r.ChunkReads || r.mapped != nil {
+		return nil
+	}
+	pf := &prefetcher{r: r, exited: make(chan struct{}), freed: make(chan struct{}, 1)}
+	pf.ctx, pf.cancel = context.WithCancel(ctx)
+	for _, gi := range groups {
+		pf.groups = append(pf.groups, &plannedGroup{gi: gi, launched: make(chan struct{})})
+	}
+	r.active.Add(1)
+	go func() {
+		defer r.active.Done()
+		defer close(pf.exited)
+		pf.run()
+	}()
+	return pf
+}
+
+// run plans and starts the fetches of every group in turn.
+func (pf *prefetcher) run() {
+	r := pf.r
+	for _, pg := range pf.groups {
+		if pf.ctx.Err() != nil {
+			pg.err = pf.ctx.Err()
+			close(pg.launched)
+			continue
+		}
+		if pg.lg, pg.err = r.locateGroup(pg.gi); pg.err == nil {
+			var spans []span
+			spans, pg.of = planSpans(named(pg.lg.spans, pg.lg.leaves), r.Options.IO.HoleLimit)
+			for _, s := range spans {
+				n := s.End - s.Start
+				if _, ok := r.suffix.find(s.Start, n); ok {
+					n = 0 // held by the File already
+				}
+				if !pf.hold(n, pg.held) {
+					pg.err = pf.ctx.Err()
+					break
+				}
+				pg.held += n
+				pg.fetches = append(pg.fetches, r.start(pf.ctx, s, false))
+			}
+		}
+		close(pg.launched)
+	}
+}
+
+// hold reserves n bytes of the budget for a group that holds own bytes
+// already, waiting for released ones while the bytes held and n would
+// exceed PrefetchBytes, unless the group's own are all that is held (a
+// group larger than the budget is fetched alone, as its decoding needs
+// all of it); false when the read ends first.
+func (pf *prefetcher) hold(n, own int64) bool {
+	for {
+		pf.mu.Lock()
+		if pf.held == own || pf.held+n <= pf.r.Options.IO.PrefetchBytes {
+			pf.held += n
+			pf.mu.Unlock()
+			pf.r.io.buffer(n)
+			return true
+		}
+		pf.mu.Unlock()
+		select {
+		case <-pf.freed:
+		case <-pf.ctx.Done():
+			return false
+		}
+	}
+}
+
+// release gives n held bytes back to the budget.
+func (pf *prefetcher) release(n int64) {
+	if n == 0 {
+		return
+	}
+	pf.mu.Lock()
+	pf.held -= n
+	pf.mu.Unlock()
+	pf.r.io.buffer(-n)
+	select {
+	case pf.freed <- struct{}{}:
+	default:
+	}
+}
+
+// open returns the group at position pos of the read once its bytes are
+// in, with its readers ready; its Release frees the bytes.
+func (pf *prefetcher) open(pos int) (*Group, error) {
+	pg := pf.groups[pos]
+	pf.mu.Lock()
+	if pf.stopping || pg.taken {
+		pf.mu.Unlock()
+		return nil, fmt.Errorf("arrowio: row group %d opened after its read ended", pg.gi)
+	}
+	pg.taken = true
+	pf.mu.Unlock()
+	if err := pf.launched(pg); err != nil {
+		pf.drop(pg)
+		return nil, err
+	}
+	r := pf.r
+	for _, f := range pg.fetches {
+		if err := r.wait(pf.ctx, f); err != nil {
+			pf.drop(pg)
+			return nil, fmt.Errorf("row group %d: %w", pg.gi, err)
+		}
+	}
+	lg := pg.lg
+	for k := range lg.chunks {
+		r.io.used.Add(lg.spans[k].End - lg.spans[k].Start)
+		lg.chunks[k].Data = pg.fetches[pg.of[k]].bytesOf(lg.spans[k])
+	}
+	g := r.newGroup(lg)
+	for _, f := range pg.fetches {
+		if !f.suffix {
+			g.Buffers = append(g.Buffers, f.buf)
+		}
+	}
+	held := pg.held
+	g.done = func() { pf.release(held) }
+	if err := r.openReaders(g, lg); err != nil {
+		g.Release()
+		return nil, err
+	}
+	return g, nil
+}
+
+// launched waits until run has started pg's fetches and returns why it
+// could not, if it could not.
+func (pf *prefetcher) launched(pg *plannedGroup) error {
+	select {
+	case <-pg.launched:
+	default:
+		start := time.Now()
+		select {
+		case <-pg.launched:
+		case <-pf.ctx.Done():
+		}
+		pf.r.io.waited(start)
+		if pf.ctx.Err() != nil {
+			return pf.ctx.Err()
+		}
+	}
+	if pg.err != nil {
+		return fmt.Errorf("row group %d: %w", pg.gi, pg.err)
+	}
+	return nil
+}
+
+// drop gives back the bytes of pg, whose chunks will not be decoded: the
+// buffers whose requests have all returned go back to the pool, the others
+// to the garbage collector once their requests return.
+func (pf *prefetcher) drop(pg *plannedGroup) {
+	select {
+	case <-pg.launched:
+	default:
+		return // run has not reached it: nothing is held
+	}
+	pf.r.putComplete(pg.fetches)
+	pf.release(pg.held)
+	pg.fetches, pg.held = nil, 0
+}
+
+// stop ends the read: requests not yet started are not, waiting ends, and
+// the groups not opened give their bytes back. The requests in flight
+// return on their own (Close waits for them).
+func (pf *prefetcher) stop() {
+	if pf == nil {
+		return
+	}
+	pf.cancel()
+	<-pf.exited
+	pf.mu.Lock()
+	pf.stopping = true
+	var left []*plannedGroup
+	for _, pg := range pf.groups {
+		if !pg.taken {
+			pg.taken = true
+			left = append(left, pg)
+		}
+	}
+	pf.mu.Unlock()
+	for _, pg := range left {
+		pf.drop(pg)
+	}
+}
