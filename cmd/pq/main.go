@@ -28,69 +28,14 @@
 // columns (a bounding-box test; pq meta prints the geospatial statistics
 // it prunes row groups by).
 //
-// FILE may be an http(s) URL, read with ranged GETs. A directory or a glob
+// FILE may be an http(s) URL, read with ranged GETs; the build in the
+// cloud module (cd cloud && go run ./cmd/pq) also opens s3://, gs:// and
+// azblob:// URLs. A directory or a glob
 // ('data/**/*.parquet') is read as one dataset: hive partition directories
 // (year=2024/) become columns, and a --where condition on them skips files
 // without opening them.
 package main
 
-import (
-	"errors"
-	"fmt"
-	"io"
-	"os"
-)
+import "github.com/quiverio/quiver/internal/pqcli"
 
-// command is one pq subcommand: it parses its own flags from args and writes
-// its output to out.
-type command struct {
-	name    string
-	summary string
-	run     func(args []string, out io.Writer) error
-}
-
-var commands = []command{
-	{"schema", "print the schema tree with types, repetition and levels", runSchema},
-	{"meta", "print row groups, column chunks, sizes, codecs, encodings and statistics", runMeta},
-	{"cat", "print rows as JSON lines or CSV (--columns a,b --limit N --format jsonl|csv --where PREDICATE --stats)", runCat},
-	{"head", "print the first rows (cat with --limit 10)", runHead},
-	{"convert", "write CSV, JSON lines or Parquet as Parquet (--codec, --row-group-rows, --row-group-bytes, --sort-by, --page-version, --dictionary, --partition-by, ...)", runConvert},
-	{"pageindex", "print the column and offset index of each column chunk (--column c)", runPageIndex},
-	{"bloom", "check a value against each row group's bloom filter (--column c --value v)", runBloom},
-}
-
-// errUsage marks an error caused by how pq was called (exit status 2).
-var errUsage = errors.New("usage")
-
-func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "pq:", err)
-		if errors.Is(err, errUsage) {
-			os.Exit(2)
-		}
-		os.Exit(1)
-	}
-}
-
-func run(args []string, out io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(out)
-		if len(args) == 0 {
-			return fmt.Errorf("%w: no command given", errUsage)
-		}
-		return nil
-	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(args[1:], out)
-		}
-	}
-	return fmt.Errorf("%w: unknown command %q (try pq help)", errUsage, args[0])
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "pq inspects Parquet files.\n\nUsage: pq COMMAND [flags] FILE\n\nCommands:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-	}
-}
+func main() { pqcli.Main() }

@@ -1,4 +1,4 @@
-package main
+package pqcli
 
 import (
 	"bytes"
@@ -97,8 +97,8 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestNotParquet(t *testing.T) {
-	err := run([]string{"meta", "main.go"}, new(bytes.Buffer))
-	if err == nil || !strings.Contains(err.Error(), "main.go") || !strings.Contains(err.Error(), "magic") {
+	err := run([]string{"meta", "pqcli.go"}, new(bytes.Buffer))
+	if err == nil || !strings.Contains(err.Error(), "pqcli.go") || !strings.Contains(err.Error(), "magic") {
 		t.Errorf("err = %v, want an error naming the file and the bad magic", err)
 	}
 }
@@ -127,5 +127,17 @@ func TestCatErrors(t *testing.T) {
 	}
 	if err := run([]string{"cat", "--columns", "nope", fixture}, new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("unknown column: %v", err)
+	}
+}
+
+// TestEmptyGlob checks that a glob matching no file is an error, as in
+// DuckDB, rather than an empty result that hides a typo.
+func TestEmptyGlob(t *testing.T) {
+	glob := filepath.Join(t.TempDir(), "*.parquet")
+	for _, cmd := range []string{"cat", "head", "meta"} {
+		err := run([]string{cmd, glob}, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), "no Parquet file found") {
+			t.Errorf("pq %s on an empty glob: %v", cmd, err)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package pqcli
 
 import (
 	"encoding/hex"

@@ -1,4 +1,4 @@
-package main
+package pqcli
 
 import (
 	"context"
@@ -68,21 +68,44 @@ func readFooter(path string, keys *keyFlags) (*footer.Footer, error) {
 	return ft, nil
 }
 
-// isURL reports whether name is an http(s) URL rather than a local path.
-func isURL(name string) bool {
-	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
-}
-
-// input is what pq reads a Parquet file from: a local file, or an
-// http(s) URL read by ranged GETs.
-type input interface {
+// Input is what pq reads a Parquet file from: a local file, an http(s)
+// URL read by ranged GETs, or what an Opener opens.
+type Input interface {
 	io.ReaderAt
 	io.Closer
 }
 
-// openInput opens name, a local path or an http(s) URL, and returns its
-// size.
-func openInput(name string) (input, int64, error) {
+// An Opener opens the files of a URL scheme pq does not read itself:
+// Open returns the file at url ("SCHEME://...") and its size.
+type Opener struct {
+	Scheme string
+	Open   func(ctx context.Context, url string) (Input, int64, error)
+}
+
+// extra holds the openers of the running command (see Run).
+var extra []Opener
+
+// opener returns the Opener of name's scheme, or nil.
+func opener(name string) *Opener {
+	for i := range extra {
+		if strings.HasPrefix(name, extra[i].Scheme+"://") {
+			return &extra[i]
+		}
+	}
+	return nil
+}
+
+// isURL reports whether name is an http(s) URL, or one of an Opener's
+// scheme, rather than a local path.
+func isURL(name string) bool {
+	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") || opener(name) != nil
+}
+
+// openInput opens name, a local path or a URL, and returns its size.
+func openInput(name string) (Input, int64, error) {
+	if o := opener(name); o != nil {
+		return o.Open(context.Background(), name)
+	}
 	if isURL(name) {
 		f, err := httprange.Open(context.Background(), name, httprange.Options{})
 		if err != nil {
@@ -118,7 +141,7 @@ func (r *reader) Close() error {
 }
 
 // openReader is arrowio.OpenFile for a local path, and arrowio.Open over
-// ranged GETs for an http(s) URL.
+// ranged GETs for an http(s) URL or over what an Opener opens.
 func openReader(name string, opts arrowio.ReadOptions) (*reader, error) {
 	if !isURL(name) {
 		rd, err := arrowio.OpenFile(name, opts)

@@ -1,4 +1,4 @@
-package main
+package pqcli
 
 import (
 	"context"
@@ -40,7 +40,7 @@ type records struct {
 // or glob) that opts selects.
 func openRecords(ctx context.Context, name string, opts arrowio.ReadOptions) (*records, error) {
 	if isDataset(name) {
-		ds, err := dataset.Open(ctx, nil, []string{name}, dataset.Options{Columns: opts.Columns, Filter: opts.Filter, Read: opts})
+		ds, err := openDataset(ctx, name, dataset.Options{Columns: opts.Columns, Filter: opts.Filter, Read: opts})
 		if err != nil {
 			return nil, err
 		}
@@ -62,11 +62,25 @@ func openRecords(ctx context.Context, name string, opts arrowio.ReadOptions) (*r
 	return &records{RecordReader: rr, close: rd.Close, file: rd}, nil
 }
 
+// openDataset opens the dataset at name, a directory or glob. One in which
+// no file is found is an error here, as in DuckDB's read_parquet: a
+// mistyped glob should not print nothing.
+func openDataset(ctx context.Context, name string, opts dataset.Options) (*dataset.Dataset, error) {
+	ds, err := dataset.Open(ctx, nil, []string{name}, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(ds.Schema().Fields()) == 0 {
+		return nil, fmt.Errorf("no Parquet file found at %q", name)
+	}
+	return ds, nil
+}
+
 // datasetMeta prints a summary of the dataset at name: files, rows,
 // bytes, partition keys with their distinct values, and the schema.
 func datasetMeta(name string, out io.Writer) error {
 	ctx := context.Background()
-	ds, err := dataset.Open(ctx, nil, []string{name}, dataset.Options{})
+	ds, err := openDataset(ctx, name, dataset.Options{})
 	if err != nil {
 		return err
 	}
