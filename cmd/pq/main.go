@@ -3,6 +3,7 @@
 // Usage:
 //
 //	pq schema FILE                       the schema tree with types, repetition and levels
+//	pq schema DIR|GLOB                   a dataset's Arrow schema: its files' columns, then the partition keys
 //	pq meta [--json] FILE                row groups, column chunks, sizes, codecs, encodings, statistics
 //	pq meta DIR|GLOB                     a dataset's files, rows, bytes, partitions and schema
 //	pq cat [flags] FILE|DIR|GLOB         rows as JSON lines or CSV: --columns a,b --limit N --format jsonl|csv --where 'x > 5 and s = "a"' --stats

@@ -124,8 +124,6 @@ func datasetMeta(name string, out io.Writer) error {
 		fmt.Fprintf(out, "partition:   %s = %s%s\n", k, strings.Join(shown, ", "), more)
 	}
 	fmt.Fprintf(out, "schema:\n")
-	for _, f := range ds.Schema().Fields() {
-		fmt.Fprintf(out, "  %s: %s\n", f.Name, f.Type)
-	}
+	writeArrowFields(out, ds.Schema())
 	return nil
 }

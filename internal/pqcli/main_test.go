@@ -141,3 +141,23 @@ func TestEmptyGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaDataset checks that pq schema reads a directory as a dataset:
+// the file's columns, then the partition key.
+func TestSchemaDataset(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "year=2024")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "part-0.parquet"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := string(runPQ(t, "schema", filepath.Dir(dir)))
+	if !strings.HasPrefix(out, "  trip_id: int64\n") || !strings.HasSuffix(out, "  year: dictionary<values=int64, indices=int32, ordered=false>\n") {
+		t.Errorf("pq schema DIR printed\n%s", out)
+	}
+}

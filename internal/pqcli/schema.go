@@ -1,19 +1,33 @@
 package pqcli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/quiverio/quiver/dataset"
 	"github.com/quiverio/quiver/footer"
 )
 
+// runSchema prints a file's Parquet schema, or a dataset's Arrow schema
+// (its files' unified columns, then the partition keys).
 func runSchema(args []string, out io.Writer) error {
 	fs := newFlags("schema")
 	keys := addKeyFlags(fs)
 	file, err := parseFile(fs, args)
 	if err != nil {
 		return err
+	}
+	if isDataset(file) {
+		ds, err := openDataset(context.Background(), file, dataset.Options{})
+		if err != nil {
+			return err
+		}
+		writeArrowFields(out, ds.Schema())
+		return nil
 	}
 	ft, err := readFooter(file, keys)
 	if err != nil {
@@ -70,4 +84,12 @@ func annotation(n *footer.Node) string {
 		s += fmt.Sprintf(" = %d", id)
 	}
 	return s
+}
+
+// writeArrowFields prints each field of s on a line of its own: name and
+// Arrow type.
+func writeArrowFields(w io.Writer, s *arrow.Schema) {
+	for _, f := range s.Fields() {
+		fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Type)
+	}
 }
