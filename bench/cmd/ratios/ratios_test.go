@@ -233,6 +233,66 @@ func TestPage(t *testing.T) {
 	}
 }
 
+// remoteSample is BenchmarkRemote output as go test prints it (custom
+// metrics, B/op, the GOMAXPROCS suffix), cut to two latencies.
+const remoteSample = `date: 2026-01-03
+quiver: 0123abc
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Remote CPU
+BenchmarkRemote/latency=5ms/query=whole/impl=quiver-2   1  400000000 ns/op  285.00 MB/s  114.2 MBfetched/op  114.1 MBpeak  17.00 requests/op  490809400 B/op  1182 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=quiver-2   1  200000000 ns/op  570.00 MB/s  114.2 MBfetched/op  114.1 MBpeak  17.00 requests/op  418262880 B/op  1112 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=quiver-2   1  250000000 ns/op  456.00 MB/s  114.2 MBfetched/op  114.1 MBpeak  19.00 requests/op  399360304 B/op  1089 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=pqarrow-parallel-2   1  1000000000 ns/op  114.00 MB/s  114.1 MBfetched/op  14.32 MBpeak  66.00 requests/op  1194423552 B/op  96019 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=pqarrow-parallel-buffered-2   1  750000000 ns/op  152.00 MB/s  114.1 MBfetched/op  5.606 MBpeak  154.0 requests/op  1125214128 B/op  95991 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=parquetgo-async-2   1  2000000000 ns/op  57.00 MB/s  114.1 MBfetched/op  4.194 MBpeak  75.00 requests/op  69834992 B/op  4392 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=local-2   1  25000000 ns/op  4560.00 MB/s  0 MBfetched/op  0 MBpeak  0 requests/op  48257152 B/op  475 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=quiver-2   1  100000000 ns/op  1140.00 MB/s  31.38 MBfetched/op  31.31 MBpeak  17.00 requests/op  52337448 B/op  630 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=pqarrow-parallel-2   1  500000000 ns/op  228.00 MB/s  31.32 MBfetched/op  3.915 MBpeak  18.00 requests/op  180645344 B/op  5489 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=parquetgo-async-2   1  800000000 ns/op  142.50 MB/s  31.32 MBfetched/op  3.153 MBpeak  19.00 requests/op  31171400 B/op  1027 allocs/op
+BenchmarkRemote/latency=20ms/query=lookup/impl=quiver-2   1  200000000 ns/op  570.00 MB/s  14.44 MBfetched/op  0 MBpeak  5.000 requests/op  62826664 B/op  1230 allocs/op
+PASS
+ok  	github.com/quiverio/quiver/bench	111.539s
+`
+
+// TestPageRemote checks the object-store section of a page made from
+// BenchmarkRemote output alone: medians of time, requests and MB fetched,
+// "-" for the readers a row lacks, the faster pqarrow read taken, and the
+// other sections left out.
+func TestPageRemote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "remote.txt")
+	if err := os.WriteFile(p, []byte(remoteSample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runPage(&out, []string{p}); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"| object stores | 2026-01-03 | Remote CPU | 2 | go1.26.8 | v18.8.0 | v0.32.0 | 0123abc |",
+		"## Reads from object stores",
+		"medians of 1-3 samples at GOMAXPROCS 2.",
+		"| latency | query | quiver | local | pqarrow | pqarrow (buffered) | parquet-go | quiver requests | quiver MB fetched |",
+		"| 5ms | whole | 250.0 | - | 1000.0 | 750.0 | 2000.0 | 17 | 114.2 |",
+		"| 20ms | 2cols | 100.0 | 25.0 | 500.0 | - | 800.0 | 17 | 31.4 |",
+		"| 20ms | lookup | 200.0 | - | - | - | - | 5 | 14.4 |",
+		"- quiver against the faster pqarrow read: faster on 2 of 2 rows, 3.00x-5.00x (geomean 3.87x)",
+		"- quiver against parquet-go: faster on 2 of 2 rows, 8.00x (geomean 8.00x)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("page lacks %q:\n%s", want, got)
+		}
+	}
+	for _, absent := range []string{"## Reads\n", "## Writes", "## Kernels"} {
+		if strings.Contains(got, absent) {
+			t.Errorf("page has %q without its results:\n%s", absent, got)
+		}
+	}
+}
+
 func TestParseConfig(t *testing.T) {
 	for _, tc := range []struct {
 		line, key, value string
