@@ -17,16 +17,19 @@
 # the readers of a row seconds apart in every round, since this host's
 # speed drifts over minutes (2d855d4 and e4f5530 give the measurements).
 # Then one cold read of each file by quiver and pqarrow (BenchmarkReadCold:
-# the bytes a read allocates when no released buffers are there to reuse)
-# and the kernels (-count 5; a kernel's implementations run back to back).
+# the bytes a read allocates when no released buffers are there to reuse),
+# the kernels (-count 5; a kernel's implementations run back to back) and
+# the reads from object stores (BenchmarkRemote: 5, 20 and 80 ms per
+# request, GOMAXPROCS 2, one read per sample, -count 3; a few minutes).
 #
 # Output: bench/results/DATE-HHMM-{read,read-all,parallel,write}.txt (the
-# kept samples; every sample in *-raw.txt), DATE-HHMM-cold.txt and
-# DATE-HHMM-kernels.txt, each starting with configuration lines (date,
-# quiver commit, Go, arrow-go and parquet-go versions, cores) that
-# benchstat and cmd/ratios read. benchstat and ratio tables follow on the
-# terminal; then bench/RESULTS.md is written from this run's files and the
-# files of earlier runs are removed from bench/results (git keeps them).
+# kept samples; every sample in *-raw.txt), DATE-HHMM-cold.txt,
+# DATE-HHMM-kernels.txt and DATE-HHMM-remote.txt, each starting with
+# configuration lines (date, quiver commit, Go, arrow-go and parquet-go
+# versions, cores) that benchstat and cmd/ratios read. benchstat and
+# ratio tables follow on the terminal; then bench/RESULTS.md is written
+# from this run's files and the files of earlier runs are removed from
+# bench/results (git keeps them).
 #
 # usage: scripts/bench-final.sh       (ROUNDS=n to change the rounds)
 set -euo pipefail
@@ -72,14 +75,19 @@ done
 	"$bin" -test.run '^$' -test.benchmem -test.count 5 -test.cpu 1 -test.timeout 60m \
 		-test.bench '^Benchmark(Unpack32|Unpack64|RLEDictIndices|DeltaInt32|BSSDouble|DeltaByteArray|PlainByteArray)$'
 } | tee "$out-kernels.txt"
+{
+	header
+	"$bin" -test.run '^$' -test.benchmem -test.benchtime 1x -test.count 3 -test.cpu 2 -test.timeout 60m -test.bench 'BenchmarkRemote$'
+} | tee "$out-remote.txt"
 
 for f in read read-all parallel write cold kernels; do
 	"$GO" tool benchstat -col /impl "$out-$f.txt"
 	"$GO" run ./cmd/ratios "$out-$f.txt"
 done
+"$GO" tool benchstat -col /impl -row /latency,/query "$out-remote.txt"
 
 files=()
-for f in read read-all parallel cold write kernels; do files+=("$out-$f.txt"); done
+for f in read read-all parallel cold write kernels remote; do files+=("$out-$f.txt"); done
 "$GO" run ./cmd/ratios -page "${files[@]}" >RESULTS.md
 for f in results/*; do
 	case "$f" in "$out"-*) ;; *) rm -f "$f" && echo "removed $f (an earlier run; git keeps it)" >&2 ;; esac

@@ -13,8 +13,10 @@
 //
 // With -page it prints bench/RESULTS.md instead: markdown tables of the
 // reads (quiver against pqarrow, parquet-go and the decompression floor,
-// with the cold reads' allocation and the Parallelism 2 read), the writes
-// and the kernels found in the files, with the machine and versions their
+// with the cold reads' allocation and the Parallelism 2 read), the
+// writes, the kernels and the reads from object stores (BenchmarkRemote:
+// each reader's time per latency and query, quiver's requests and MB
+// fetched) found in the files, with the machine and versions their
 // configuration lines name (scripts/bench-final.sh writes those lines).
 // The samples of all the files are pooled; medians throughout.
 //

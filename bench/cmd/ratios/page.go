@@ -108,6 +108,16 @@ func params(group string) [][2]string {
 	return out
 }
 
+// param returns the value of a group's parameter key, or "-".
+func param(group, key string) string {
+	for _, p := range params(group) {
+		if p[0] == key {
+			return p[1]
+		}
+	}
+	return "-"
+}
+
 // label joins a group's parameter values: "taxi plain".
 func label(group string) string {
 	var v []string
@@ -118,16 +128,18 @@ func label(group string) string {
 }
 
 // page writes the results page: how to reproduce it, the machine and
-// versions, then one table each for reads, writes and kernels (a section
-// is left out when the files hold none of its benchmarks).
+// versions, then one table each for reads, writes, kernels and reads from
+// object stores (a section is left out when the files hold none of its
+// benchmarks).
 func page(w io.Writer, r *results) error {
 	reads := r.subset(func(l result) bool { return l.family() == "BenchmarkRead" && l.procs <= 1 })
 	parallel := r.subset(func(l result) bool { return l.family() == "BenchmarkRead" && l.procs > 1 })
 	cold := r.subset(func(l result) bool { return l.family() == "BenchmarkReadCold" })
 	writes := r.subset(func(l result) bool { return l.family() == "BenchmarkWrite" && l.procs <= 1 })
 	kernels := r.subset(func(l result) bool { _, ok := l.values["values/s"]; return ok })
-	if len(reads.lines)+len(writes.lines)+len(kernels.lines) == 0 {
-		return fmt.Errorf("-page: no BenchmarkRead, BenchmarkWrite or kernel (values/s) results in the files")
+	remote := r.subset(func(l result) bool { return l.family() == "BenchmarkRemote" })
+	if len(reads.lines)+len(writes.lines)+len(kernels.lines)+len(remote.lines) == 0 {
+		return fmt.Errorf("-page: no BenchmarkRead, BenchmarkWrite, kernel (values/s) or BenchmarkRemote results in the files")
 	}
 	readSrc := &set{lines: slices.Concat(reads.lines, parallel.lines, cold.lines)}
 
@@ -141,14 +153,15 @@ is the other's median time over quiver's, so above 1 means quiver is
 faster.
 
 `+"`make bench`"+` (scripts/bench-final.sh) runs the reads, the cold reads, the
-writes and the kernels again and rewrites this page from their raw
-output in results/. This page comes from the files below:
+writes, the kernels and the reads from object stores again and rewrites
+this page from their raw output in results/. This page comes from the
+files below:
 
 `)
 	fmt.Fprintf(w, "```sh\ncd bench && go run ./cmd/ratios -page %s > RESULTS.md\n```\n\n", strings.Join(fileNames(r), " \\\n    "))
 
 	fmt.Fprint(w, "## Machine and versions\n\n")
-	machines(w, r, []section{{"reads", readSrc}, {"writes", writes}, {"kernels", kernels}})
+	machines(w, r, []section{{"reads", readSrc}, {"writes", writes}, {"kernels", kernels}, {"object stores", remote}})
 
 	if len(reads.lines) > 0 {
 		fmt.Fprint(w, "\n## Reads\n\n")
@@ -164,6 +177,11 @@ output in results/. This page comes from the files below:
 		fmt.Fprint(w, "\n## Kernels\n\n")
 		kernelTable(w, kernels)
 		notes(w, r, kernels)
+	}
+	if len(remote.lines) > 0 {
+		fmt.Fprint(w, "\n## Reads from object stores\n\n")
+		remoteTable(w, remote)
+		notes(w, r, remote)
 	}
 	return nil
 }
@@ -403,6 +421,74 @@ samples (G = 10^9, M = 10^6); a kernel timed on more than three inputs
 		rows = append(rows, row)
 	}
 	table(w, head, rows)
+}
+
+// remoteImpls are the columns of the object-store table: BenchmarkRemote's
+// implementations and their headings.
+var remoteImpls = [][2]string{
+	{"quiver", "quiver"}, {"local", "local"}, {"pqarrow-parallel", "pqarrow"},
+	{"pqarrow-parallel-buffered", "pqarrow (buffered)"}, {"parquetgo-async", "parquet-go"},
+}
+
+// remoteTable writes the reads from object stores (BenchmarkRemote): each
+// reader's time per latency and query, quiver's requests and MB fetched,
+// and quiver against the faster pqarrow read and against parquet-go.
+func remoteTable(w io.Writer, remote *set) {
+	fmt.Fprintf(w, `lineitem dict-snappy held in memory behind `+"`internal/latency.ReaderAt`"+`
+(`+"`BenchmarkRemote`"+`): each request waits the latency, then its bytes at
+100 MB/s, and requests overlap, as ranged GETs to S3 do. quiver reads
+with the default ReadOptions and IOOptions; local is quiver's read of
+the cached file, the time to approach (20 ms only); pqarrow reads with
+Parallel, BufferedStream off and on (1 MiB), parquet-go with
+ReadModeAsync and 4 MiB read buffers. The queries read every column, two
+(l_extendedprice, l_shipdate), or one l_orderkey (quiver only; the file
+has no page index, so its row group's chunks are read whole). Times in
+ms, medians of %s samples at GOMAXPROCS %d.
+
+`, remote.samples(), remote.lines[0].procs)
+	head := []string{"latency", "query"}
+	for _, impl := range remoteImpls {
+		head = append(head, impl[1])
+	}
+	head = append(head, "quiver requests", "quiver MB fetched")
+	var rows [][]string
+	var vsPq, vsPg []float64
+	for _, g := range remote.groups {
+		row := []string{param(g, "latency"), param(g, "query")}
+		for _, impl := range remoteImpls {
+			row = append(row, ms(remote.med(g, impl[0], "ns/op")))
+		}
+		req, okReq := remote.med(g, "quiver", "requests/op")
+		fetched, okF := remote.med(g, "quiver", "MBfetched/op")
+		row = append(row, "-", "-")
+		if okReq {
+			row[len(row)-2] = fmt.Sprintf("%.0f", req)
+		}
+		if okF {
+			row[len(row)-1] = fmt.Sprintf("%.1f", fetched)
+		}
+		rows = append(rows, row)
+		q, okQ := remote.med(g, "quiver", "ns/op")
+		if !okQ {
+			continue
+		}
+		var best []float64
+		for _, impl := range []string{"pqarrow-parallel", "pqarrow-parallel-buffered"} {
+			if t, ok := remote.med(g, impl, "ns/op"); ok {
+				best = append(best, t)
+			}
+		}
+		if len(best) > 0 {
+			vsPq = append(vsPq, slices.Min(best)/q)
+		}
+		if t, ok := remote.med(g, "parquetgo-async", "ns/op"); ok {
+			vsPg = append(vsPg, t/q)
+		}
+	}
+	table(w, head, rows)
+	fmt.Fprintln(w)
+	summary(w, "quiver against the faster pqarrow read", vsPq)
+	summary(w, "quiver against parquet-go", vsPg)
 }
 
 // inputs describes many groups of one kernel: their number and, for a

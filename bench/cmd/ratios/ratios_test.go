@@ -59,26 +59,19 @@ PASS
 // their geometric mean (sqrt(210/110 * 8) = 3.91) and the listing of a
 // group without the base implementation.
 func TestReport(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bench.txt")
-	if err := os.WriteFile(path, []byte(sample), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSample(t, "bench.txt", sample)
 	var out bytes.Buffer
 	if err := run(&out, "quiver", "median", []string{path}); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
-	for _, want := range []string{
+	containsAll(t, "report", got,
 		"BenchmarkUnpack32/width=3  110ns   1.91x",
 		"BenchmarkUnpack32/width=4  100ns   8.00x",
 		"geomean                            3.91x",
 		"groups without quiver",
 		"BenchmarkRead/dataset=taxi/config=plain  1.5ms      2.5ms",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("report lacks %q:\n%s", want, got)
-		}
-	}
+	)
 	if ratios, _, _ := strings.Cut(got, "groups without"); strings.Contains(ratios, "pqarrow") || strings.Contains(ratios, "taxi") {
 		t.Errorf("the ratio table shows the group without quiver:\n%s", got)
 	}
@@ -86,10 +79,7 @@ func TestReport(t *testing.T) {
 
 // TestReportMin checks -stat min: fastest runs 100 vs 200 ns.
 func TestReportMin(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bench.txt")
-	if err := os.WriteFile(path, []byte(sample), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSample(t, "bench.txt", sample)
 	var out bytes.Buffer
 	if err := run(&out, "quiver", "min", []string{path}); err != nil {
 		t.Fatal(err)
@@ -103,10 +93,7 @@ func TestReportMin(t *testing.T) {
 }
 
 func TestRunNoResults(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "empty.txt")
-	if err := os.WriteFile(path, []byte("PASS\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSample(t, "empty.txt", "PASS\n")
 	if err := run(&bytes.Buffer{}, "quiver", "median", []string{path}); err == nil {
 		t.Error("no error for a file without results")
 	}
@@ -194,22 +181,13 @@ BenchmarkDeltaInt32/values=65536/impl=parquetgo  1000  50000 ns/op  1.3e9 values
 // serial read at -cpu 2), allocation, file sizes, the kernel row of
 // ranges, the machine table's two rows and the note.
 func TestPage(t *testing.T) {
-	dir := t.TempDir()
 	var paths []string
 	for _, name := range []string{"read.txt", "parallel.txt", "cold.txt", "write.txt", "kernels.txt"} {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(pageSample[name]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
+		paths = append(paths, writeSample(t, name, pageSample[name]))
 	}
-	var out bytes.Buffer
-	if err := runPage(&out, paths); err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
-	for _, want := range []string{
-		"go run ./cmd/ratios -page " + paths[0] + " \\\n",
+	got := pageOf(t, paths...)
+	containsAll(t, "page", got,
+		"go run ./cmd/ratios -page "+paths[0]+" \\\n",
 		"| reads | 2026-01-02 | Test CPU | 2 | go1.26.8 | v18.8.0 | v0.32.0 | abc1234 |",
 		"| writes, kernels | 2025-12-31 | Other CPU | 2 | go1.26.8 | v18.8.0 | v0.32.0 | def5678 |",
 		"| lineitem plain | 110.0 | 440.0 | 4.00x | 330.0 | 3.00x | 90.0 | 180.0 | 2.00x | 55.0 | 2.00x | 1.12 (3.50) |",
@@ -223,14 +201,89 @@ func TestPage(t *testing.T) {
 		"Note: Writes come from an older run.",
 		"| Unpack32 | 4 inputs, width 1-4 | 40.0 G | 10.0 G to 40.0 G | 1.00x-4.00x (geomean 2.21x) |",
 		"| DeltaInt32 | values=65536 | 3.20 G | 1.30 G | 2.50x |",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("page lacks %q:\n%s", want, got)
-		}
-	}
+	)
 	if err := runPage(&bytes.Buffer{}, nil); err == nil {
 		t.Error("no error for -page without files")
 	}
+}
+
+// remoteSample is BenchmarkRemote output as go test prints it (custom
+// metrics, B/op, the GOMAXPROCS suffix), cut to two latencies.
+const remoteSample = `date: 2026-01-03
+quiver: 0123abc
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Remote CPU
+BenchmarkRemote/latency=5ms/query=whole/impl=quiver-2   1  400000000 ns/op  285.00 MB/s  114.2 MBfetched/op  114.1 MBpeak  17.00 requests/op  490809400 B/op  1182 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=quiver-2   1  200000000 ns/op  570.00 MB/s  114.2 MBfetched/op  114.1 MBpeak  17.00 requests/op  418262880 B/op  1112 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=quiver-2   1  250000000 ns/op  456.00 MB/s  114.2 MBfetched/op  114.1 MBpeak  19.00 requests/op  399360304 B/op  1089 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=pqarrow-parallel-2   1  1000000000 ns/op  114.00 MB/s  114.1 MBfetched/op  14.32 MBpeak  66.00 requests/op  1194423552 B/op  96019 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=pqarrow-parallel-buffered-2   1  750000000 ns/op  152.00 MB/s  114.1 MBfetched/op  5.606 MBpeak  154.0 requests/op  1125214128 B/op  95991 allocs/op
+BenchmarkRemote/latency=5ms/query=whole/impl=parquetgo-async-2   1  2000000000 ns/op  57.00 MB/s  114.1 MBfetched/op  4.194 MBpeak  75.00 requests/op  69834992 B/op  4392 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=local-2   1  25000000 ns/op  4560.00 MB/s  0 MBfetched/op  0 MBpeak  0 requests/op  48257152 B/op  475 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=quiver-2   1  100000000 ns/op  1140.00 MB/s  31.38 MBfetched/op  31.31 MBpeak  17.00 requests/op  52337448 B/op  630 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=pqarrow-parallel-2   1  500000000 ns/op  228.00 MB/s  31.32 MBfetched/op  3.915 MBpeak  18.00 requests/op  180645344 B/op  5489 allocs/op
+BenchmarkRemote/latency=20ms/query=2cols/impl=parquetgo-async-2   1  800000000 ns/op  142.50 MB/s  31.32 MBfetched/op  3.153 MBpeak  19.00 requests/op  31171400 B/op  1027 allocs/op
+BenchmarkRemote/latency=20ms/query=lookup/impl=quiver-2   1  200000000 ns/op  570.00 MB/s  14.44 MBfetched/op  0 MBpeak  5.000 requests/op  62826664 B/op  1230 allocs/op
+PASS
+ok  	github.com/quiverio/quiver/bench	111.539s
+`
+
+// TestPageRemote checks the object-store section of a page made from
+// BenchmarkRemote output alone: medians of time, requests and MB fetched,
+// "-" for the readers a row lacks, the faster pqarrow read taken, and the
+// other sections left out.
+func TestPageRemote(t *testing.T) {
+	got := pageOf(t, writeSample(t, "remote.txt", remoteSample))
+	containsAll(t, "page", got,
+		"| object stores | 2026-01-03 | Remote CPU | 2 | go1.26.8 | v18.8.0 | v0.32.0 | 0123abc |",
+		"## Reads from object stores",
+		"medians of 1-3 samples at GOMAXPROCS 2.",
+		"| latency | query | quiver | local | pqarrow | pqarrow (buffered) | parquet-go | quiver requests | quiver MB fetched |",
+		"| 5ms | whole | 250.0 | - | 1000.0 | 750.0 | 2000.0 | 17 | 114.2 |",
+		"| 20ms | 2cols | 100.0 | 25.0 | 500.0 | - | 800.0 | 17 | 31.4 |",
+		"| 20ms | lookup | 200.0 | - | - | - | - | 5 | 14.4 |",
+		"- quiver against the faster pqarrow read: faster on 2 of 2 rows, 3.00x-5.00x (geomean 3.87x)",
+		"- quiver against parquet-go: faster on 2 of 2 rows, 8.00x (geomean 8.00x)",
+	)
+	for _, absent := range []string{"## Reads\n", "## Writes", "## Kernels"} {
+		if strings.Contains(got, absent) {
+			t.Errorf("page has %q without its results:\n%s", absent, got)
+		}
+	}
+}
+
+// pageOf returns the page made from the files at paths.
+func pageOf(t *testing.T, paths ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := runPage(&out, paths); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// containsAll reports each of wants that got (the output of what) lacks.
+func containsAll(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, got)
+		}
+	}
+}
+
+// writeSample writes text to a file name in a new temporary directory and
+// returns its path.
+func writeSample(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestParseConfig(t *testing.T) {
