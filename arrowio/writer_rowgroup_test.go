@@ -98,17 +98,21 @@ func TestRowGroupsIndependentOfBatches(t *testing.T) {
 	rec := streamRecord(t, mem, rows)
 	defer rec.Release()
 	key := bytes.Repeat([]byte{'k'}, 16)
+	// perM scales a byte limit set for a million rows to the rows written
+	// (fewer under -short), so that every case still makes several row
+	// groups.
+	perM := func(limit int64) int64 { return limit * int64(rows) / 1_000_000 }
 	cases := []struct {
 		name string
 		opts arrowio.WriteOptions
 	}{
 		{"default", arrowio.WriteOptions{}},
-		{"bytes 2MiB snappy", arrowio.WriteOptions{MaxRowGroupBytes: 2 << 20, Compression: footer.CodecSnappy}},
-		{"bytes 1MiB zstd v2 small pages", arrowio.WriteOptions{MaxRowGroupBytes: 1 << 20, Compression: footer.CodecZstd, PageVersion: arrowio.PageV2, DataPageSize: 8 << 10}},
+		{"bytes 2MiB snappy", arrowio.WriteOptions{MaxRowGroupBytes: perM(2 << 20), Compression: footer.CodecSnappy}},
+		{"bytes 1MiB zstd v2 small pages", arrowio.WriteOptions{MaxRowGroupBytes: perM(1 << 20), Compression: footer.CodecZstd, PageVersion: arrowio.PageV2, DataPageSize: 8 << 10}},
 		{"rows 300001 page rows 777", arrowio.WriteOptions{MaxRowGroupRows: 300_001, DataPageRows: 777, DisableDictionary: true}},
-		{"content-defined chunking", arrowio.WriteOptions{MaxRowGroupBytes: 4 << 20, Compression: footer.CodecSnappy,
+		{"content-defined chunking", arrowio.WriteOptions{MaxRowGroupBytes: perM(4 << 20), Compression: footer.CodecSnappy,
 			ContentDefinedChunking: &arrowio.CDCOptions{MinChunkSize: 16 << 10, MaxChunkSize: 64 << 10}}},
-		{"encrypted bytes 3MiB", arrowio.WriteOptions{MaxRowGroupBytes: 3 << 20, Compression: footer.CodecSnappy,
+		{"encrypted bytes 3MiB", arrowio.WriteOptions{MaxRowGroupBytes: perM(3 << 20), Compression: footer.CodecSnappy,
 			Encryption: &encrypt.EncryptionConfig{FooterKey: key, ColumnKeys: map[string]encrypt.ColumnKey{"word": {Key: key}}}}},
 	}
 	for _, c := range cases {
