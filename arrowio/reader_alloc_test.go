@@ -601,7 +601,11 @@ func TestStreamMemoryBounded(t *testing.T) {
 				}
 				scratch := 2 * st.uncompressed
 				pools := st.compressed + st.uncompressed
-				if limit := st.compressed + scratch + pools + 2*st.batch + 1<<20; st.heapPeak > limit {
+				// The slack covers what the collector has not yet taken
+				// back when the heap is sampled: the same read of the
+				// 16-group file peaked between 3.9 and 4.7 MB across runs
+				// under qemu (arm64), where 1 MiB of slack failed once.
+				if limit := st.compressed + scratch + pools + 2*st.batch + 3<<19; st.heapPeak > limit {
 					t.Errorf("%s: live heap peaked %d bytes above its start, want at most %d", desc, st.heapPeak, limit)
 				}
 				if st.heapAfter > 1<<20 {
