@@ -15,23 +15,35 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/quiverio/quiver/internal/cputime"
 	"github.com/quiverio/quiver/internal/duckdb"
 	"github.com/quiverio/quiver/pageindex"
 )
 
 // BenchmarkVsDuckDB runs the same queries over the same hive-partitioned
 // glob in Quiver and in DuckDB's read_parquet (hive_partitioning), with 1
-// and 2 threads: count(*); the sum of a column over the rows a filter on
-// another data column selects (half the rows, by id); and a whole scan, an
-// aggregate over every column (see wholeScan). Quiver runs with GOMAXPROCS
-// at the thread count and opens the dataset anew for every query, as
-// DuckDB reads the footers anew. DuckDB's ns/op is the median of its own
-// per-query wall times, without node's startup; both report rows/s over
-// the rows the dataset holds, and both answers are checked.
+// and 2 threads:
+//
+//   - count: count(*), from the footers;
+//   - pruned: count(*) WHERE id < 0, which opens every file, reads its
+//     footer and plans its read, and rules every row group out by
+//     statistics, so that nothing is decoded: the per-file overhead
+//     (ns/file);
+//   - sum-where: the sum of a column over the rows a filter on another
+//     data column selects (half the rows, by id);
+//   - whole-scan: an aggregate over every column (see wholeScan).
+//
+// Quiver runs with GOMAXPROCS at the thread count and opens the dataset
+// anew for every query, as DuckDB reads the footers anew. DuckDB's ns/op
+// is the median of its own per-query wall times, without node's startup,
+// and its cpu-ns/op the median CPU time of its process per query; both
+// sides report rows/s over the rows the dataset holds and ns/file over its
+// files, and both answers are checked.
 func BenchmarkVsDuckDB(b *testing.B) {
 	for _, set := range []benchSet{benchSmall, benchLarge} {
 		dir := benchDir(b, set.name, set.files, set.rows, set.opts)
 		glob := dir + "/**/*.parquet"
+		from := fmt.Sprintf("FROM read_parquet(%s, hive_partitioning = true)", duckdb.Quote(glob))
 		total := int64(set.files * set.rows)
 		half := total / 2
 		var wantSum float64 // v = (id % 977) / 2 over id < half
@@ -39,97 +51,80 @@ func BenchmarkVsDuckDB(b *testing.B) {
 			wantSum += float64(id%977) * 0.5
 		}
 		want := wantAggregate(set)
+		sumWhere, err := pageindex.Parse(fmt.Sprintf("id < %d", half))
+		if err != nil {
+			b.Fatal(err)
+		}
+		none, err := pageindex.Parse("id < 0")
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, threads := range []int{1, 2} {
 			name := fmt.Sprintf("%s/threads=%d", set.name, threads)
-			b.Run(name+"/count/quiver", func(b *testing.B) {
-				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
-				b.ReportAllocs()
-				for b.Loop() {
-					ds, err := Open(context.Background(), nil, []string{glob}, Options{})
-					if err != nil {
-						b.Fatal(err)
-					}
-					if n, err := ds.CountRows(context.Background()); err != nil || n != total {
-						b.Fatal(n, err)
-					}
-				}
-				b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-			})
-			b.Run(name+"/count/duckdb", func(b *testing.B) {
-				duckBench(b, threads, total, fmt.Sprintf("SELECT count(*) AS n FROM read_parquet(%s, hive_partitioning = true)", duckdb.Quote(glob)),
-					aggregate{n: total}.check("n"))
-			})
-			b.Run(name+"/sum-where/quiver", func(b *testing.B) {
-				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
-				filter, err := pageindex.Parse(fmt.Sprintf("id < %d", half))
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					ds, err := Open(context.Background(), nil, []string{glob}, Options{Filter: filter, Columns: []string{"v"}, Unordered: true})
-					if err != nil {
-						b.Fatal(err)
-					}
-					rr, err := ds.RecordReader(context.Background())
-					if err != nil {
-						b.Fatal(err)
-					}
-					var sum float64
-					for rr.Next() {
-						for _, v := range rr.RecordBatch().Column(0).(*array.Float64).Float64Values() {
-							sum += v
+			run := func(query string, quiver func(*Dataset) error, opts Options, sql string, check func(duckdb.Row) error) {
+				b.Run(name+"/"+query+"/quiver", func(b *testing.B) {
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
+					b.ReportAllocs()
+					cpu, ok := cputime.Process()
+					for b.Loop() {
+						ds, err := Open(context.Background(), nil, []string{glob}, opts)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if err := quiver(ds); err != nil {
+							b.Fatal(err)
 						}
 					}
-					if err := rr.Err(); err != nil {
-						b.Fatal(err)
-					}
-					rr.Release()
-					if math.Abs(sum-wantSum) > 1e-6*wantSum {
-						b.Fatalf("sum %v, want %v", sum, wantSum)
-					}
+					cputime.Report(b, cpu, ok)
+					ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+					b.ReportMetric(float64(total)/(ns/1e9), "rows/s")
+					b.ReportMetric(ns/float64(set.files), "ns/file")
+				})
+				b.Run(name+"/"+query+"/duckdb", func(b *testing.B) {
+					duckBench(b, threads, set.files, total, sql, check)
+				})
+			}
+			run("count", func(ds *Dataset) error {
+				if n, err := ds.CountRows(context.Background()); err != nil || n != total {
+					return fmt.Errorf("CountRows = %d, %v; want %d", n, err, total)
 				}
-				b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-			})
-			b.Run(name+"/sum-where/duckdb", func(b *testing.B) {
-				duckBench(b, threads, total, fmt.Sprintf("SELECT sum(v) AS sv FROM read_parquet(%s, hive_partitioning = true) WHERE id < %d", duckdb.Quote(glob), half),
-					aggregate{sv: wantSum}.check("sv"))
-			})
-			b.Run(name+"/whole-scan/quiver", func(b *testing.B) {
-				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
-				b.ReportAllocs()
-				for b.Loop() {
-					ds, err := Open(context.Background(), nil, []string{glob}, Options{Unordered: true})
-					if err != nil {
-						b.Fatal(err)
-					}
-					got, err := wholeScan(ds)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if !got.equal(want) {
-						b.Fatalf("whole scan %+v, want %+v", got, want)
-					}
+				return nil
+			}, Options{}, "SELECT count(*) AS n "+from, aggregate{n: total}.check("n"))
+			run("pruned", func(ds *Dataset) error {
+				if got, err := wholeScan(ds); err != nil || got.n != 0 {
+					return fmt.Errorf("%d rows, %v; want none", got.n, err)
 				}
-				b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-			})
-			b.Run(name+"/whole-scan/duckdb", func(b *testing.B) {
-				duckBench(b, threads, total, fmt.Sprintf("SELECT %s FROM read_parquet(%s, hive_partitioning = true)", wholeScanSQL, duckdb.Quote(glob)),
-					want.check("n", "sp", "sid", "sv", "ss"))
-			})
+				return nil
+			}, Options{Filter: none, Columns: []string{"id"}, Unordered: true}, "SELECT count(*) AS n "+from+" WHERE id < 0", aggregate{}.check("n"))
+			run("sum-where", func(ds *Dataset) error {
+				if got, err := wholeScan(ds); err != nil || !got.equal(aggregate{n: half, sv: wantSum}) {
+					return fmt.Errorf("%d rows, sum %v, %v; want %d, %v", got.n, got.sv, err, half, wantSum)
+				}
+				return nil
+			}, Options{Filter: sumWhere, Columns: []string{"v"}, Unordered: true}, fmt.Sprintf("SELECT sum(v) AS sv %s WHERE id < %d", from, half), aggregate{sv: wantSum}.check("sv"))
+			run("whole-scan", func(ds *Dataset) error {
+				if got, err := wholeScan(ds); err != nil || !got.equal(want) {
+					return fmt.Errorf("whole scan %+v, %v; want %+v", got, err, want)
+				}
+				return nil
+			}, Options{Unordered: true}, "SELECT "+wholeScanSQL+" "+from, want.check("n", "sp", "sid", "sv", "ss"))
 		}
 	}
 }
 
 // duckRepeat matches the summary line the DuckDB helper prints for
-// --repeat.
-var duckRepeat = regexp.MustCompile(`# repeat=\d+ min=([0-9.]+) median=([0-9.]+)`)
+// --repeat, and duckOnce the line of a single run.
+var (
+	duckRepeat = regexp.MustCompile(`# repeat=\d+ min=[0-9.]+ median=([0-9.]+) max=[0-9.]+ cpu_median=([0-9.]+)`)
+	duckOnce   = regexp.MustCompile(`# ms=([0-9.]+) cpu_ms=([0-9.]+)`)
+)
 
 // duckBench runs sql b.N times in one DuckDB process with threads threads,
-// checks the row it returns, and reports the median time of one run as
-// ns/op (and rows/s over rows), replacing the wall time that includes
-// starting node.
-func duckBench(b *testing.B, threads int, rows int64, sql string, check func(duckdb.Row) error) {
+// checks the row it returns, and reports the median wall time of one run
+// as ns/op and its median CPU time as cpu-ns/op (and rows/s over rows,
+// ns/file over files), replacing the wall time that includes starting
+// node.
+func duckBench(b *testing.B, threads, files int, rows int64, sql string, check func(duckdb.Row) error) {
 	cmd := exec.Command(duckdb.Script(b), "--threads", strconv.Itoa(threads), "--repeat", strconv.Itoa(b.N), sql)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -143,23 +138,23 @@ func duckBench(b *testing.B, threads int, rows int64, sql string, check func(duc
 	if err := check(row); err != nil {
 		b.Fatalf("duckdb: %v", err)
 	}
-	m := duckRepeat.FindSubmatch(stderr.Bytes())
-	if m == nil {
-		if b.N != 1 {
-			b.Fatalf("no timing in DuckDB's output:\n%s", stderr.Bytes())
-		}
-		m = regexp.MustCompile(`# ms=([0-9.]+)`).FindSubmatch(stderr.Bytes())
-		if m == nil {
-			b.Fatalf("no timing in DuckDB's output:\n%s", stderr.Bytes())
-		}
-		m = [][]byte{nil, m[1], m[1]}
+	re := duckRepeat
+	if b.N == 1 {
+		re = duckOnce
 	}
-	ms, err := strconv.ParseFloat(string(m[2]), 64)
-	if err != nil {
-		b.Fatal(err)
+	m := re.FindSubmatch(stderr.Bytes())
+	if m == nil {
+		b.Fatalf("no timing in DuckDB's output:\n%s", stderr.Bytes())
+	}
+	ms, err1 := strconv.ParseFloat(string(m[1]), 64)
+	cpu, err2 := strconv.ParseFloat(string(m[2]), 64)
+	if err1 != nil || err2 != nil {
+		b.Fatalf("timing in DuckDB's output: %v, %v", err1, err2)
 	}
 	b.ReportMetric(ms*1e6, "ns/op")
+	b.ReportMetric(cpu*1e6, "cpu-ns/op")
 	b.ReportMetric(float64(rows)/(ms/1e3), "rows/s")
+	b.ReportMetric(ms*1e6/float64(files), "ns/file")
 }
 
 // wholeScanSQL is DuckDB's side of the whole scan: an aggregate over every
@@ -221,8 +216,9 @@ func (a aggregate) check(cols ...string) func(duckdb.Row) error {
 }
 
 // wholeScan reads every column of every row of ds and returns the
-// aggregate of wholeScanSQL. The benchmark datasets hold no nulls; a null
-// is an error rather than a sum that skips it.
+// aggregate of wholeScanSQL over the columns p, id, v and s it has (the
+// sums of the others stay 0). The benchmark datasets hold no nulls; a
+// null is an error rather than a sum that skips it.
 func wholeScan(ds *Dataset) (aggregate, error) {
 	var a aggregate
 	rr, err := ds.RecordReader(context.Background())
@@ -230,17 +226,13 @@ func wholeScan(ds *Dataset) (aggregate, error) {
 		return a, err
 	}
 	defer rr.Release()
-	s := rr.Schema()
 	col := func(name string) int {
-		if idx := s.FieldIndices(name); len(idx) == 1 {
+		if idx := rr.Schema().FieldIndices(name); len(idx) == 1 {
 			return idx[0]
 		}
 		return -1
 	}
 	cp, cid, cv, cs := col("p"), col("id"), col("v"), col("s")
-	if min(cp, cid, cv, cs) < 0 {
-		return a, fmt.Errorf("schema %s lacks one of p, id, v, s", s)
-	}
 	for rr.Next() {
 		b := rr.RecordBatch()
 		for _, c := range b.Columns() {
@@ -249,27 +241,42 @@ func wholeScan(ds *Dataset) (aggregate, error) {
 			}
 		}
 		a.n += b.NumRows()
-		sp, err := sumInt64(b.Column(cp))
-		if err != nil {
-			return a, err
+		for _, c := range []struct {
+			i   int
+			sum *int64
+		}{{cp, &a.sp}, {cid, &a.sid}} {
+			if c.i >= 0 {
+				s, err := sumInt64(b.Column(c.i))
+				if err != nil {
+					return a, err
+				}
+				*c.sum += s
+			}
 		}
-		sid, err := sumInt64(b.Column(cid))
-		if err != nil {
-			return a, err
+		if cv >= 0 {
+			v, ok := b.Column(cv).(*array.Float64)
+			if !ok {
+				return a, fmt.Errorf("v is %s, want float64", b.Column(cv).DataType())
+			}
+			// A local sum: adding to a.sv in the loop keeps it in memory,
+			// a store and a load per value.
+			var sv float64
+			for _, x := range v.Float64Values() {
+				sv += x
+			}
+			a.sv += sv
 		}
-		a.sp += sp
-		a.sid += sid
-		v, ok := b.Column(cv).(*array.Float64)
-		str, ok2 := b.Column(cs).(*array.String)
-		if !ok || !ok2 {
-			return a, fmt.Errorf("v is %s and s %s, want float64 and utf8", b.Column(cv).DataType(), b.Column(cs).DataType())
-		}
-		for _, x := range v.Float64Values() {
-			a.sv += x
-		}
-		off := str.ValueOffsets()
-		for i := 1; i < len(off); i++ {
-			a.ss += int64(off[i] - off[i-1])
+		if cs >= 0 {
+			str, ok := b.Column(cs).(*array.String)
+			if !ok {
+				return a, fmt.Errorf("s is %s, want utf8", b.Column(cs).DataType())
+			}
+			var ss int64
+			off := str.ValueOffsets()
+			for i := 1; i < len(off); i++ {
+				ss += int64(off[i] - off[i-1])
+			}
+			a.ss += ss
 		}
 	}
 	return a, rr.Err()
