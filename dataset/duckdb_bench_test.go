@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/internal/cputime"
 	"github.com/quiverio/quiver/internal/duckdb"
 	"github.com/quiverio/quiver/pageindex"
@@ -31,10 +32,13 @@ import (
 //     (ns/file);
 //   - sum-where: the sum of a column over the rows a filter on another
 //     data column selects (half the rows, by id);
-//   - whole-scan: an aggregate over every column (see wholeScan).
+//   - whole-scan: an aggregate over every column (see wholeScan), by
+//     Quiver's default read and, as quiver-tuned, with strings read as
+//     dictionary arrays and the recycling allocator.
 //
-// Quiver runs with GOMAXPROCS at the thread count and opens the dataset
-// anew for every query, as DuckDB reads the footers anew. DuckDB's ns/op
+// Quiver runs with GOMAXPROCS at the thread count (Read.Parallelism left
+// to the scan, which shares it between the files read at once) and opens
+// the dataset anew for every query, as DuckDB reads the footers anew. DuckDB's ns/op
 // is the median of its own per-query wall times, without node's startup,
 // and its cpu-ns/op the median CPU time of its process per query; both
 // sides report rows/s over the rows the dataset holds and ns/file over its
@@ -61,8 +65,8 @@ func BenchmarkVsDuckDB(b *testing.B) {
 		}
 		for _, threads := range []int{1, 2} {
 			name := fmt.Sprintf("%s/threads=%d", set.name, threads)
-			run := func(query string, quiver func(*Dataset) error, opts Options, sql string, check func(duckdb.Row) error) {
-				b.Run(name+"/"+query+"/quiver", func(b *testing.B) {
+			quiver := func(sub string, opts Options, query func(*Dataset) error) {
+				b.Run(name+"/"+sub, func(b *testing.B) {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
 					b.ReportAllocs()
 					cpu, ok := cputime.Process()
@@ -71,7 +75,7 @@ func BenchmarkVsDuckDB(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						if err := quiver(ds); err != nil {
+						if err := query(ds); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -80,34 +84,38 @@ func BenchmarkVsDuckDB(b *testing.B) {
 					b.ReportMetric(float64(total)/(ns/1e9), "rows/s")
 					b.ReportMetric(ns/float64(set.files), "ns/file")
 				})
-				b.Run(name+"/"+query+"/duckdb", func(b *testing.B) {
+			}
+			duck := func(sub, sql string, check func(duckdb.Row) error) {
+				b.Run(name+"/"+sub, func(b *testing.B) {
 					duckBench(b, threads, set.files, total, sql, check)
 				})
 			}
-			run("count", func(ds *Dataset) error {
+			aggregates := func(want aggregate) func(*Dataset) error {
+				return func(ds *Dataset) error {
+					if got, err := wholeScan(ds); err != nil || !got.equal(want) {
+						return fmt.Errorf("got %+v, %v; want %+v", got, err, want)
+					}
+					return nil
+				}
+			}
+			quiver("count/quiver", Options{}, func(ds *Dataset) error {
 				if n, err := ds.CountRows(context.Background()); err != nil || n != total {
 					return fmt.Errorf("CountRows = %d, %v; want %d", n, err, total)
 				}
 				return nil
-			}, Options{}, "SELECT count(*) AS n "+from, aggregate{n: total}.check("n"))
-			run("pruned", func(ds *Dataset) error {
-				if got, err := wholeScan(ds); err != nil || got.n != 0 {
-					return fmt.Errorf("%d rows, %v; want none", got.n, err)
-				}
-				return nil
-			}, Options{Filter: none, Columns: []string{"id"}, Unordered: true}, "SELECT count(*) AS n "+from+" WHERE id < 0", aggregate{}.check("n"))
-			run("sum-where", func(ds *Dataset) error {
-				if got, err := wholeScan(ds); err != nil || !got.equal(aggregate{n: half, sv: wantSum}) {
-					return fmt.Errorf("%d rows, sum %v, %v; want %d, %v", got.n, got.sv, err, half, wantSum)
-				}
-				return nil
-			}, Options{Filter: sumWhere, Columns: []string{"v"}, Unordered: true}, fmt.Sprintf("SELECT sum(v) AS sv %s WHERE id < %d", from, half), aggregate{sv: wantSum}.check("sv"))
-			run("whole-scan", func(ds *Dataset) error {
-				if got, err := wholeScan(ds); err != nil || !got.equal(want) {
-					return fmt.Errorf("whole scan %+v, %v; want %+v", got, err, want)
-				}
-				return nil
-			}, Options{Unordered: true}, "SELECT "+wholeScanSQL+" "+from, want.check("n", "sp", "sid", "sv", "ss"))
+			})
+			duck("count/duckdb", "SELECT count(*) AS n "+from, aggregate{n: total}.check("n"))
+			quiver("pruned/quiver", Options{Filter: none, Columns: []string{"id"}, Unordered: true}, aggregates(aggregate{}))
+			duck("pruned/duckdb", "SELECT count(*) AS n "+from+" WHERE id < 0", aggregate{}.check("n"))
+			quiver("sum-where/quiver", Options{Filter: sumWhere, Columns: []string{"v"}, Unordered: true}, aggregates(aggregate{n: half, sv: wantSum}))
+			duck("sum-where/duckdb", fmt.Sprintf("SELECT sum(v) AS sv %s WHERE id < %d", from, half), aggregate{sv: wantSum}.check("sv"))
+			quiver("whole-scan/quiver", Options{Unordered: true}, aggregates(want))
+			// With two of arrowio's opt-in read options: s as dictionary
+			// arrays (as DuckDB's dictionary vectors, which skip copying
+			// each row's bytes) and buffers recycled between batches.
+			tuned := arrowio.ReadOptions{Dictionary: []string{"s"}, Allocator: arrowio.NewRecyclingAllocator()}
+			quiver("whole-scan/quiver-tuned", Options{Unordered: true, Read: tuned}, aggregates(want))
+			duck("whole-scan/duckdb", "SELECT "+wholeScanSQL+" "+from, want.check("n", "sp", "sid", "sv", "ss"))
 		}
 	}
 }
@@ -161,9 +169,10 @@ func duckBench(b *testing.B, threads, files int, rows int64, sql string, check f
 // column, which its optimizer cannot answer from metadata (EXPLAIN
 // ANALYZE shows READ_PARQUET projecting p, id, v and s and returning
 // every row). Quiver's side, wholeScan, decodes every column of every row
-// into Arrow arrays (strings as offsets and bytes, where DuckDB may keep
-// dictionary vectors) and computes the same aggregate from them, so both
-// read, decompress and decode all the data and touch every value.
+// into Arrow arrays (strings as offsets and bytes by default, where DuckDB
+// keeps dictionary vectors; as dictionary arrays in the tuned case) and
+// computes the same aggregate from them, value by value, so both read,
+// decompress and decode all the data and touch every value.
 const wholeScanSQL = "count(*) AS n, sum(p) AS sp, sum(id) AS sid, sum(v) AS sv, sum(strlen(s)) AS ss"
 
 // aggregate is the result of wholeScanSQL: rows, the sums of p, id and v,
@@ -267,19 +276,43 @@ func wholeScan(ds *Dataset) (aggregate, error) {
 			a.sv += sv
 		}
 		if cs >= 0 {
-			str, ok := b.Column(cs).(*array.String)
-			if !ok {
-				return a, fmt.Errorf("s is %s, want utf8", b.Column(cs).DataType())
-			}
-			var ss int64
-			off := str.ValueOffsets()
-			for i := 1; i < len(off); i++ {
-				ss += int64(off[i] - off[i-1])
+			ss, err := sumLen(b.Column(cs))
+			if err != nil {
+				return a, err
 			}
 			a.ss += ss
 		}
 	}
 	return a, rr.Err()
+}
+
+// sumLen sums the byte lengths of a string array, or of a dictionary
+// array of strings with int32 indices (Options.Read.Dictionary), value by
+// value.
+func sumLen(c arrow.Array) (int64, error) {
+	var s int64
+	switch c := c.(type) {
+	case *array.String:
+		off := c.ValueOffsets()
+		for i := 1; i < len(off); i++ {
+			s += int64(off[i] - off[i-1])
+		}
+		return s, nil
+	case *array.Dictionary:
+		vals, ok := c.Dictionary().(*array.String)
+		idx, ok2 := c.Indices().(*array.Int32)
+		if ok && ok2 {
+			lens := make([]int64, vals.Len())
+			for i := range lens {
+				lens[i] = int64(vals.ValueLen(i))
+			}
+			for _, i := range idx.Int32Values() {
+				s += lens[i]
+			}
+			return s, nil
+		}
+	}
+	return 0, fmt.Errorf("lengths of %s: want utf8 or dictionary<int32, utf8>", c.DataType())
 }
 
 // sumInt64 sums an int64 array, or a dictionary array of int64 values
