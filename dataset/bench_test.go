@@ -33,10 +33,11 @@ func benchBatches(files, rows, per int) array.RecordReader {
 	defer b.Release()
 	total := files * rows
 	for i := range total {
-		b.Field(0).(*array.Int64Builder).Append(int64(i / rows))
-		b.Field(1).(*array.Int64Builder).Append(int64(i))
-		b.Field(2).(*array.Float64Builder).Append(float64(i%977) * 0.5)
-		b.Field(3).(*array.StringBuilder).Append(fmt.Sprint("name-", i%100))
+		p, id, v, s := benchRow(i, rows)
+		b.Field(0).(*array.Int64Builder).Append(p)
+		b.Field(1).(*array.Int64Builder).Append(id)
+		b.Field(2).(*array.Float64Builder).Append(v)
+		b.Field(3).(*array.StringBuilder).Append(s)
 		if (i+1)%per == 0 || i == total-1 {
 			out = append(out, b.NewRecordBatch())
 		}
@@ -46,6 +47,12 @@ func benchBatches(files, rows, per int) array.RecordReader {
 		r.Release()
 	}
 	return rr
+}
+
+// benchRow returns row i of the benchmark datasets with rows rows per
+// file: its columns p, id, v and s.
+func benchRow(i, rows int) (p, id int64, v float64, s string) {
+	return int64(i / rows), int64(i), float64(i%977) * 0.5, fmt.Sprint("name-", i%100)
 }
 
 // benchDir returns a directory holding the benchmark dataset name, written

@@ -4,11 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -16,6 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/quiverio/quiver/internal/cputime"
 )
 
 // arrowFile writes, with arrow-go's pqarrow, a file of cols columns (int64,
@@ -82,38 +80,6 @@ func arrowFile(tb testing.TB, cols, rowGroups int) (file, meta []byte) {
 	return file, file[len(file)-8-n : len(file)-8]
 }
 
-// processCPU returns the CPU time this process has used (user plus system,
-// all threads, including the garbage collector's), from /proc/self/stat;
-// ok is false where that file does not exist.
-func processCPU() (cpu time.Duration, ok bool) {
-	b, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return 0, false
-	}
-	// Fields after the parenthesised command name; utime and stime are the
-	// 12th and 13th of them, in clock ticks of 1/100 s.
-	s := string(b)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(fields) < 13 {
-		return 0, false
-	}
-	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
-	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond, true
-}
-
-// reportCPU adds a cpu-ns/op metric: CPU time per operation, which on a
-// shared machine varies less than wall time. start is processCPU's reading
-// before the loop.
-func reportCPU(b *testing.B, start time.Duration, ok bool) {
-	if end, ok2 := processCPU(); ok && ok2 && b.N > 0 {
-		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-	}
-}
-
 // BenchmarkUnmarshalFileMetaData decodes the footer of a 1,000-column,
 // 10-row-group file written by arrow-go, with quiver and with arrow-go.
 // SetBytes counts footer bytes; values/s counts column chunks.
@@ -123,26 +89,26 @@ func BenchmarkUnmarshalFileMetaData(b *testing.B) {
 	b.Run("impl=quiver", func(b *testing.B) {
 		b.SetBytes(int64(len(meta)))
 		b.ReportAllocs()
-		cpu, ok := processCPU()
+		cpu, ok := cputime.Process()
 		for b.Loop() {
 			// A fresh value each time, as ReadFooter does.
 			if _, err := Unmarshal(meta, new(FileMetaData)); err != nil {
 				b.Fatal(err)
 			}
 		}
-		reportCPU(b, cpu, ok)
+		cputime.Report(b, cpu, ok)
 		b.ReportMetric(float64(b.N*columns)/b.Elapsed().Seconds(), "values/s")
 	})
 	b.Run("impl=arrow-go", func(b *testing.B) {
 		b.SetBytes(int64(len(meta)))
 		b.ReportAllocs()
-		cpu, ok := processCPU()
+		cpu, ok := cputime.Process()
 		for b.Loop() {
 			if _, err := metadata.NewFileMetaData(meta, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
-		reportCPU(b, cpu, ok)
+		cputime.Report(b, cpu, ok)
 		b.ReportMetric(float64(b.N*columns)/b.Elapsed().Seconds(), "values/s")
 	})
 }
