@@ -464,6 +464,12 @@ func (s *scanner) Next() bool {
 		if s.err != nil || s.closed {
 			return false
 		}
+		// A cancelled scan ends with the context's error even when its
+		// batches were all decoded and queued before the cancel.
+		if err := s.ctx.Err(); err != nil {
+			s.err = context.Cause(s.ctx)
+			return false
+		}
 		q := 0
 		if s.ordered {
 			if s.head >= len(s.tasks) {
@@ -486,10 +492,6 @@ func (s *scanner) Next() bool {
 			continue
 		}
 		if !s.ordered && s.ndone == len(s.tasks) {
-			return false
-		}
-		if err := s.ctx.Err(); err != nil {
-			s.err = context.Cause(s.ctx)
 			return false
 		}
 		s.cond.Wait()
