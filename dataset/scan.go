@@ -18,6 +18,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/footer"
+	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -400,23 +401,7 @@ func (s *scanner) push(i int, b arrow.RecordBatch) error {
 func batchBytes(b arrow.RecordBatch) int64 {
 	var n int64
 	for _, c := range b.Columns() {
-		n += dataBytes(c.Data())
-	}
-	return n
-}
-
-func dataBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataBytes(c)
-	}
-	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
-		n += dataBytes(dict)
+		n += arrowmem.DataBytes(c.Data())
 	}
 	return n
 }

@@ -366,6 +366,11 @@ func decimalFloat(u *big.Int, scale int32) float64 {
 func int96Nanos(b []byte) (ns int64, ok bool) {
 	nanos := int64(binary.LittleEndian.Uint64(b))
 	days := int64(binary.LittleEndian.Uint32(b[8:])) - julianUnixEpoch
+	// A day at least a day inside the span, with a time within the day,
+	// cannot overflow; only the rest is worked out exactly.
+	if days > math.MinInt64/nanosPerDay && days < math.MaxInt64/nanosPerDay-1 && nanos >= 0 && nanos < nanosPerDay {
+		return days*nanosPerDay + nanos, true
+	}
 	v := new(big.Int).Mul(big.NewInt(days), big.NewInt(nanosPerDay))
 	v.Add(v, big.NewInt(nanos))
 	return v.Int64(), v.IsInt64()

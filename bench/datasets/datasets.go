@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // Version identifies the output of every generator in this package. Caches
@@ -116,7 +116,7 @@ func ArrowBytes(recs []arrow.RecordBatch) int64 {
 	var n int64
 	for _, r := range recs {
 		for _, c := range r.Columns() {
-			n += dataBytes(c.Data())
+			n += arrowmem.DataBytes(c.Data())
 		}
 	}
 	return n
@@ -126,23 +126,7 @@ func ArrowBytes(recs []arrow.RecordBatch) int64 {
 func ColumnArrowBytes(recs []arrow.RecordBatch, col int) int64 {
 	var n int64
 	for _, r := range recs {
-		n += dataBytes(r.Column(col).Data())
-	}
-	return n
-}
-
-func dataBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataBytes(c)
-	}
-	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
-		n += dataBytes(dict)
+		n += arrowmem.DataBytes(r.Column(col).Data())
 	}
 	return n
 }

@@ -46,3 +46,22 @@ func (z zeroing) Reallocate(size int, b []byte) []byte {
 	}
 	return nb
 }
+
+// DataBytes returns the bytes of d's buffers, its children's and its
+// dictionary's: the memory an array holds, as a bound on buffered batches
+// or a size in a report counts it.
+func DataBytes(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		n += DataBytes(c)
+	}
+	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
+		n += DataBytes(dict)
+	}
+	return n
+}
