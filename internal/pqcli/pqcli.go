@@ -45,7 +45,8 @@ func Main(openers ...Opener) {
 }
 
 // Run runs the pq command args (its name first), writing its output to
-// out; FILE arguments may also be URLs of the openers' schemes.
+// out; FILE arguments may also be URLs of the openers' schemes. The
+// openers hold for the call, so calls must not overlap (pq runs one).
 func Run(args []string, out io.Writer, openers ...Opener) error {
 	extra = openers
 	defer func() { extra = nil }()
