@@ -56,14 +56,10 @@ const (
 //
 // After an insert, the pages holding the new rows change, and so do the
 // pages after them until the chunker cuts where it cut before, which
-// Arrow's algorithm takes from no page to several to do. Inserting 1% of
-// a million order lines at a tenth to nine tenths of the table keeps
-// 71-91% of the data page bytes (83% on average) at the default sizes,
-// and 86-93% (90% on average) with chunks of 128 KiB to 512 KiB, which
-// made no bigger file there. An insert also moves the boundaries of the
-// row groups after it, each of which starts the hash, and its
-// dictionaries, afresh: the same insert keeps 68% with 4 MiB row groups
-// and 58% with 200,000-row ones, against 85% in one row group.
+// Arrow's algorithm takes from no page to several to do. An insert also
+// moves the boundaries of the row groups after it, each of which starts
+// the hash, and its dictionaries, afresh: dedup works best within one
+// row group.
 type CDCOptions struct {
 	// MinChunkSize is the size below which a page is not cut
 	// (0: DefaultCDCMinChunkSize).

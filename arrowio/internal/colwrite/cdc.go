@@ -41,29 +41,15 @@ import (
 // Page size still cuts a page that outgrows it, and the end of a column
 // chunk ends its last page.
 //
-// What an edit costs. The pages before an insert stay the same bytes and
+// What an edit costs. The pages before an insert keep their bytes and
 // the pages holding inserted rows change. The pages after them are the
-// same again only once both files cut at the same value, and with eight
-// tables that takes a while: the two hashes see the same bytes but match
-// at the same places only while both count the same run of the eight, so
-// they fall back into step only when one file's count reaches the
-// other's with no match of that run's table between them. After a cut
-// nothing is hashed for MinSize bytes while a match comes every
-// 2^maskBits bytes or so (32 KiB at the defaults), so the two files' cuts
-// usually lie too far apart for that, and it takes from no page to
-// several. On the order-lines table of arrowio's TestCDCDeduplicates (a
-// million rows, 1% more inserted), pages holding the inserted rows lose
-// 5-7% of the data page bytes and pages cut out of step another 3-23%,
-// as the insert moves from a tenth to nine tenths of the table: 71-91%
-// of the bytes stay shared, 83% on average. (Where a column's dictionary
-// still grows past the insert, as the keys' does in the first half, the
-// values first seen after it also take other indices: up to 2% more.) Smaller chunks (128 KiB to
-// 512 KiB) lose less of both: 86-93%, 90% on average. Cutting at the
-// first match of a single table with a 2^18-byte spacing would fall back
-// into step at the first cut past the other file's minimum in most cases
-// (2-3% of the bytes cut out of step, inserting at a quarter, half and
-// three quarters of that table), but it cuts other pages than Arrow C++
-// and arrow-rs, so this package does not.
+// same again only once both files cut at the same value: a cut needs a
+// run of matches, each from the next of the eight gear tables, so two
+// files whose hashes see the same bytes cut alike only while they count
+// the same run, which takes from no page to several after the insert.
+// (Where a column's dictionary still grows past the insert, values first
+// seen after it also take other indices.) TestCDCDeduplicates in arrowio
+// reports the bytes lost to each cause, column by column.
 
 // CDCSettings are the content-defined chunking parameters of a column
 // (nil Settings.CDC: off).
