@@ -2,7 +2,9 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 
@@ -58,17 +60,48 @@ type cachedRange struct {
 // all of a small file, are often in it, and need no request of their own.
 // Readers of its bytes must not change them; encrypted files, whose
 // modules decrypt in place, keep none.
+//
+// A file opened with its metadata and no larger than FooterReadSize has
+// no footer read: whole stands in for it, and reads the whole file when
+// its bytes are first looked for, so that the file takes one request, as
+// its footer's read would have, and none when nothing of it is read.
 type suffixBytes struct {
 	start int64
 	data  []byte
+	whole *wholeFile
 }
 
 // find returns the bytes [off, off+n) when the suffix holds them.
 func (s *suffixBytes) find(off, n int64) ([]byte, bool) {
-	if s.data == nil || off < s.start || off+n > s.start+int64(len(s.data)) {
+	start, data := s.start, s.data
+	if s.whole != nil {
+		start, data = 0, s.whole.load()
+	}
+	if data == nil || off < start || off+n > start+int64(len(data)) {
 		return nil, false
 	}
-	return s.data[off-s.start : off-s.start+n : off-s.start+n], true
+	return data[off-start : off-start+n : off-start+n], true
+}
+
+// wholeFile is a small file read whole on first use (see suffixBytes).
+type wholeFile struct {
+	src  io.ReaderAt // the File's counted source
+	size int64       // at most FooterReadSize
+	once sync.Once
+	data []byte // nil until read, and when the read failed
+}
+
+// load returns the file's bytes, reading them on the first call. A read
+// that fails leaves them nil: the reads that wanted them then make their
+// own requests, which report the failure where it happened.
+func (w *wholeFile) load() []byte {
+	w.once.Do(func() {
+		b := make([]byte, w.size)
+		if n, err := w.src.ReadAt(b, 0); n == len(b) && (err == nil || errors.Is(err, io.EOF)) {
+			w.data = b
+		}
+	})
+	return w.data
 }
 
 // keepFirstRead is the source footer.ReadTailSize reads through: it keeps
