@@ -2,7 +2,6 @@ package arrowio_test
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -49,9 +48,8 @@ func readCounted(t *testing.T, rd *arrowio.Reader, c *arrowiotest.CountingReader
 func marshalled(fm *footer.FileMetaData) []byte { return footer.Marshal(nil, fm) }
 
 // TestOpenWithMetadata opens files with the metadata an earlier Reader
-// parsed: Open makes no request, the reads that follow make one fewer
-// (the footer's) or as many (a file the footer's first read held whole),
-// the values are those of a plain Open, filtered or not, and the
+// parsed: Open makes no request, the reads that follow make fewer or as
+// many, the values are those of a plain Open, filtered or not, and the
 // metadata is not changed by any number of Readers using it at once.
 func TestOpenWithMetadata(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -64,16 +62,42 @@ func TestOpenWithMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	none, err := pageindex.Parse("trip_id < 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file larger than the footer's first read, in row groups of 10,000
+	// rows.
+	rec := encRecord(t, mem, 50_000, 4)
+	defer rec.Release()
+	large := arrowiotest.WriteFile(t, encSchema, arrowio.WriteOptions{MaxRowGroupRows: 10_000}, rec)
+	if len(large) <= arrowio.DefaultFooterReadSize {
+		t.Fatalf("the large file has %d bytes", len(large))
+	}
+	largePred, err := pageindex.Parse("a >= 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// saved is the requests the metadata saves: the footer's, unless
+	// something is wanted from the bytes its first read got (all of a
+	// small file, the page indexes before the footer of a large one),
+	// which are then read in one request.
 	cases := []struct {
-		name string
-		file []byte
-		opts arrowio.ReadOptions
+		name  string
+		file  []byte
+		opts  arrowio.ReadOptions
+		saved int
 	}{
-		{"whole", trips, arrowio.ReadOptions{}},
-		{"columns", trips, arrowio.ReadOptions{Columns: []string{"fare", "vendor"}, RowGroups: []int{1}}},
-		{"filter", trips, arrowio.ReadOptions{Filter: pred}},
-		{"small-footer-read", trips, arrowio.ReadOptions{IO: arrowio.IOOptions{FooterReadSize: 1 << 10}}},
-		{"small-footer-read/filter", trips, arrowio.ReadOptions{Filter: pred, IO: arrowio.IOOptions{FooterReadSize: 1 << 10}}},
+		{"whole", trips, arrowio.ReadOptions{}, 0},
+		{"all-pruned", trips, arrowio.ReadOptions{Filter: none}, 1},
+		{"large", large, arrowio.ReadOptions{}, 1},
+		{"large/columns", large, arrowio.ReadOptions{Columns: []string{"c"}, RowGroups: []int{2}}, 1},
+		{"large/filter", large, arrowio.ReadOptions{Filter: largePred, Columns: []string{"a", "b"}}, 0},
+		{"columns", trips, arrowio.ReadOptions{Columns: []string{"fare", "vendor"}, RowGroups: []int{1}}, 0},
+		{"filter", trips, arrowio.ReadOptions{Filter: pred}, 0},
+		// Two footer reads: the first, of 1 KiB, holds part of it.
+		{"small-footer-read", trips, arrowio.ReadOptions{IO: arrowio.IOOptions{FooterReadSize: 1 << 10}}, 2},
+		{"small-footer-read/filter", trips, arrowio.ReadOptions{Filter: pred, IO: arrowio.IOOptions{FooterReadSize: 1 << 10}}, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,14 +125,8 @@ func TestOpenWithMetadata(t *testing.T) {
 			if !array.TableEqual(got, want) {
 				t.Fatal("the table read with metadata differs from the one read without")
 			}
-			// The footer's reads are saved, except that a file the first
-			// of them held whole is still read in one request.
-			saved := footerReads
-			if len(tc.file) <= cmp.Or(int(tc.opts.IO.FooterReadSize), arrowio.DefaultFooterReadSize) {
-				saved = 0
-			}
-			if wantReads-gotReads != saved {
-				t.Errorf("%d reads without metadata, %d with it; want %d fewer", wantReads, gotReads, saved)
+			if wantReads-gotReads != tc.saved {
+				t.Errorf("%d reads without metadata (%d at Open), %d with it; want %d fewer", wantReads, footerReads, gotReads, tc.saved)
 			}
 			t.Logf("%d reads without metadata, %d with it", wantReads, gotReads)
 

@@ -117,7 +117,11 @@ type ReadOptions struct {
 	// Metadata, when set, is the file's footer as parsed before, by an
 	// earlier Reader of the same file ([Reader.Metadata]) or a cache of
 	// footers: Open and OpenFile then read no footer, and the first
-	// request to the source is the first read of data. It is checked
+	// request to the source is the first read of data. The last
+	// IO.FooterReadSize bytes of the file (all of a smaller file), which
+	// the footer's read would have fetched, are still read in one request
+	// when something in them is first wanted (page indexes often are), and
+	// not at all otherwise. It is checked
 	// against the file as a footer read from it is (row counts, the
 	// schema, a column chunk per leaf in every row group, and, as each
 	// chunk is read, a byte range within the file), and is never

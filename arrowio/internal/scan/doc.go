@@ -20,8 +20,8 @@
 // mapping. The footer is one suffix read of FooterReadSize bytes
 // (footer.ReadTailSize), which the File keeps to serve the ranges within
 // it (index_round.go); a File given its footer's metadata
-// (encrypt.OpenMetadata) reads no footer, and a file no larger than
-// FooterReadSize is then read whole on its first lookup instead. IOStats (iostats.go) counts requests, bytes
+// (encrypt.OpenMetadata) reads no footer, and reads the same last bytes
+// only when a lookup first falls within them. IOStats (iostats.go) counts requests, bytes
 // fetched and used, waiting and bytes held ahead.
 //
 //	Open -> footer (one suffix read, encrypt.OpenFooter; or

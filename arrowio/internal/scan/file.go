@@ -153,8 +153,8 @@ func (r *File) openFooter(size int64) (*footer.Footer, *encrypt.FileDecryptor, e
 		if err != nil {
 			return nil, nil, fmt.Errorf("arrowio: ReadOptions.Metadata: %w", err)
 		}
-		if crypt == nil && size <= r.Options.IO.FooterReadSize {
-			r.suffix = suffixBytes{whole: &wholeFile{src: r.r, size: size}}
+		if crypt == nil {
+			r.suffix = suffixBytes{lazy: &lazySuffix{src: r.r, start: max(size-r.Options.IO.FooterReadSize, 0), end: size}}
 		}
 		return ft, crypt, nil
 	}

@@ -61,21 +61,22 @@ type cachedRange struct {
 // Readers of its bytes must not change them; encrypted files, whose
 // modules decrypt in place, keep none.
 //
-// A file opened with its metadata and no larger than FooterReadSize has
-// no footer read: whole stands in for it, and reads the whole file when
-// its bytes are first looked for, so that the file takes one request, as
-// its footer's read would have, and none when nothing of it is read.
+// A file opened with its metadata has no footer read: lazy stands in for
+// it, and reads the same bytes (the whole file when it is no larger) the
+// first time a lookup falls within them, so that the page indexes,
+// bloom filters and chunks there cost the one request the footer's read
+// would have, and nothing is read for a file of which nothing is wanted.
 type suffixBytes struct {
 	start int64
 	data  []byte
-	whole *wholeFile
+	lazy  *lazySuffix
 }
 
 // find returns the bytes [off, off+n) when the suffix holds them.
 func (s *suffixBytes) find(off, n int64) ([]byte, bool) {
 	start, data := s.start, s.data
-	if s.whole != nil {
-		start, data = 0, s.whole.load()
+	if l := s.lazy; l != nil && off >= l.start && off+n <= l.end {
+		start, data = l.start, l.load()
 	}
 	if data == nil || off < start || off+n > start+int64(len(data)) {
 		return nil, false
@@ -83,25 +84,26 @@ func (s *suffixBytes) find(off, n int64) ([]byte, bool) {
 	return data[off-start : off-start+n : off-start+n], true
 }
 
-// wholeFile is a small file read whole on first use (see suffixBytes).
-type wholeFile struct {
-	src  io.ReaderAt // the File's counted source
-	size int64       // at most FooterReadSize
-	once sync.Once
-	data []byte // nil until read, and when the read failed
+// lazySuffix is the file's bytes [start, end), its last FooterReadSize
+// bytes or all of it, read on first use (see suffixBytes).
+type lazySuffix struct {
+	src        io.ReaderAt // the File's counted source
+	start, end int64
+	once       sync.Once
+	data       []byte // nil until read, and when the read failed
 }
 
-// load returns the file's bytes, reading them on the first call. A read
-// that fails leaves them nil: the reads that wanted them then make their
-// own requests, which report the failure where it happened.
-func (w *wholeFile) load() []byte {
-	w.once.Do(func() {
-		b := make([]byte, w.size)
-		if n, err := w.src.ReadAt(b, 0); n == len(b) && (err == nil || errors.Is(err, io.EOF)) {
-			w.data = b
+// load returns the bytes, reading them on the first call. A read that
+// fails leaves them nil: the reads that wanted them then make their own
+// requests, which report the failure where it happened.
+func (l *lazySuffix) load() []byte {
+	l.once.Do(func() {
+		b := make([]byte, l.end-l.start)
+		if n, err := l.src.ReadAt(b, l.start); n == len(b) && (err == nil || errors.Is(err, io.EOF)) {
+			l.data = b
 		}
 	})
-	return w.data
+	return l.data
 }
 
 // keepFirstRead is the source footer.ReadTailSize reads through: it keeps
