@@ -127,8 +127,11 @@ func ReadTailSize(r io.ReaderAt, size, first int64) (*Tail, error) {
 // schema, a column chunk per leaf in every row group) and builds its
 // schema tree. Errors wrap [ErrCorrupt].
 func NewFooter(fm *FileMetaData, t *Tail) (*Footer, error) {
-	where := fmt.Sprintf("file metadata at offset %d", t.MetaOffset)
-	return newFooter(fm, where, Footer{Size: t.Size, MetaOffset: t.MetaOffset, MetaLength: int64(len(t.Meta))})
+	ft, err := newFooter(fm, Footer{Size: t.Size, MetaOffset: t.MetaOffset, MetaLength: int64(len(t.Meta))})
+	if err != nil {
+		return nil, fmt.Errorf("file metadata at offset %d: %w", t.MetaOffset, err)
+	}
+	return ft, nil
 }
 
 // FromMetadata checks fm, the FileMetaData of the size-byte file parsed
@@ -146,18 +149,22 @@ func FromMetadata(fm *FileMetaData, size int64) (*Footer, error) {
 	case size < int64(len(MagicPlain))+trailer:
 		return nil, fmt.Errorf("%w: file of %d bytes is too small for a Parquet file (at least 12)", ErrCorrupt, size)
 	}
-	return newFooter(fm, "file metadata given", Footer{Size: size, MetaOffset: size - trailer})
+	ft, err := newFooter(fm, Footer{Size: size, MetaOffset: size - trailer})
+	if err != nil {
+		return nil, fmt.Errorf("file metadata given: %w", err)
+	}
+	return ft, nil
 }
 
 // newFooter checks fm and returns ft with fm and its schema tree filled
-// in; where begins its error messages.
-func newFooter(fm *FileMetaData, where string, ft Footer) (*Footer, error) {
+// in.
+func newFooter(fm *FileMetaData, ft Footer) (*Footer, error) {
 	if err := checkCounts(fm); err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, err
 	}
 	s, err := NewSchema(fm.Schema, fm.ColumnOrders)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, err
 	}
 	for i := range fm.RowGroups {
 		if n := len(fm.RowGroups[i].Columns); n != len(s.Leaves) {
