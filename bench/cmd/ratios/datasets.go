@@ -35,8 +35,8 @@ the recycling allocator.
 	head := []string{"files", "threads", "query", "quiver", "quiver-tuned", "DuckDB", "DuckDB/quiver",
 		"quiver CPU", "DuckDB CPU", "DuckDB/quiver CPU", "quiver µs/file", "files opened"}
 	var rows [][]string
-	var wall, cpu, perFile []float64
-	var opened []string
+	var wall, cpu []float64
+	var perFile, opened []string
 	for _, g := range ds.groups {
 		files, query := param(g, "files"), param(g, "query")
 		row := []string{files, param(g, "threads"), query}
@@ -54,7 +54,7 @@ the recycling allocator.
 		if n, ok := ds.med(g, "quiver", "files-opened"); ok {
 			row[len(row)-1] = fmt.Sprintf("%.0f of %d", n, fileCount(files))
 			if query == "partition" {
-				opened = append(opened, fmt.Sprintf("%.0f of %d (%s, %s threads)", n, fileCount(files), files, param(g, "threads")))
+				opened = append(opened, fmt.Sprintf("%.0f of %d (%s)", n, fileCount(files), where(g)))
 			}
 		}
 		rows = append(rows, row)
@@ -65,7 +65,11 @@ the recycling allocator.
 				cpu = append(cpu, dc/qc)
 			}
 		case query == "pruned" && okF:
-			perFile = append(perFile, nsFile/1e3)
+			f := fmt.Sprintf("%.0f µs", nsFile/1e3)
+			if okQC {
+				f += fmt.Sprintf(" (%.0f µs CPU)", qc/1e3/float64(fileCount(files)))
+			}
+			perFile = append(perFile, f+" per file ("+where(g)+")")
 		}
 	}
 	table(w, head, rows)
@@ -73,11 +77,16 @@ the recycling allocator.
 	summary(w, "quiver's whole scans against DuckDB's, wall time", wall)
 	summary(w, "quiver's whole scans against DuckDB's, CPU time", cpu)
 	if len(perFile) > 0 {
-		fmt.Fprintf(w, "- quiver's per-file overhead (pruned: open, footer, plan, nothing decoded): %s µs per file\n", spanOf(perFile, "%.0f"))
+		fmt.Fprintf(w, "- quiver's per-file overhead (pruned: open, footer, plan, nothing decoded): %s\n", strings.Join(perFile, "; "))
 	}
 	if len(opened) > 0 {
 		fmt.Fprintf(w, "- files the partition filter let quiver open: %s\n", strings.Join(opened, "; "))
 	}
+}
+
+// where names a group's dataset and thread count: "1000x1000, threads 2".
+func where(group string) string {
+	return param(group, "files") + ", threads " + param(group, "threads")
 }
 
 // ratio formats num/den as "1.23x", or "-" unless both are there.
