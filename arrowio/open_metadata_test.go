@@ -128,7 +128,7 @@ func TestOpenWithMetadata(t *testing.T) {
 			if wantReads-gotReads != tc.saved {
 				t.Errorf("%d reads without metadata (%d at Open), %d with it; want %d fewer", wantReads, footerReads, gotReads, tc.saved)
 			}
-			t.Logf("%d reads without metadata, %d with it", wantReads, gotReads)
+			t.Logf("%d reads without metadata (%d at Open), %d with it (none at Open)", wantReads, footerReads, gotReads)
 
 			// Readers sharing the metadata at once (run with -race).
 			var wg sync.WaitGroup
