@@ -17,7 +17,7 @@
 //	arrowio  <- colread, colwrite  options, Reader/Writer lifecycle, row groups,
 //	                               filters and I/O scheduling
 //
-// Read: footer (one suffix read) -> schema.NewPlan -> per row group and
+// Read: footer (one suffix read, or none with ReadOptions.Metadata) -> schema.NewPlan -> per row group and
 // projected column, chunk bytes (planned by scan: near ranges merged, long
 // ones split, several requests in flight, fetched ahead of decoding within
 // IOOptions.PrefetchBytes) -> colread reader -> arrow.Array -> record

@@ -137,6 +137,40 @@ func ExampleReader_Metadata() {
 	// Output: quiver testdata/gen SNAPPY [trip_id]
 }
 
+func ExampleReadOptions_metadata() {
+	b, err := os.ReadFile(trips)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A first Reader reads and parses the footer; its metadata can be kept
+	// (here in a map, as a cache of footers would) for the file's next
+	// readers.
+	rd, err := arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cache := map[string]*footer.FileMetaData{trips: rd.Metadata()}
+	rd.Close()
+
+	// The next Reader opens without a request for the footer: its first
+	// request is for data (this file is small, so it is read whole).
+	rd, err = arrowio.Open(bytes.NewReader(b), int64(len(b)), arrowio.ReadOptions{Metadata: cache[trips], Columns: []string{"fare"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rd.Close()
+	fmt.Println("requests after Open:", rd.IOStats().Requests)
+	tbl, err := rd.ReadTable(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer tbl.Release()
+	fmt.Println(tbl.NumRows(), "fares in", rd.IOStats().Requests, "request")
+	// Output:
+	// requests after Open: 0
+	// 1000 fares in 1 request
+}
+
 func ExampleArrowSchema() {
 	f, err := os.Open(trips)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/pageindex"
 )
@@ -113,6 +114,31 @@ type ReadOptions struct {
 	// INT96 only with Mapping.Int96 unset or in nanoseconds); they need
 	// not be projected.
 	Filter pageindex.Predicate
+	// Metadata, when set, is the file's footer as parsed before, by an
+	// earlier Reader of the same file ([Reader.Metadata]) or a cache of
+	// footers: Open and OpenFile then read no footer, and the first
+	// request to the source is the first read of data. The last
+	// IO.FooterReadSize bytes of the file (all of a smaller file), which
+	// the footer's read would have fetched, are still read in one request
+	// when something in them is first wanted (page indexes often are), and
+	// not at all otherwise. It is checked
+	// against the file as a footer read from it is (row counts, the
+	// schema, a column chunk per leaf in every row group, and, as each
+	// chunk is read, a byte range within the file), and is never
+	// modified, so one FileMetaData may serve any number of Readers at
+	// once. It must be the metadata of this very file: other metadata
+	// that passes these checks reads the file's bytes as it describes
+	// them, which gives errors or, for a file laid out alike, other
+	// values.
+	//
+	// For encrypted files with a plaintext footer, keys are looked up
+	// and column metadata decrypted (Decryption) as when the footer is
+	// read, but the footer's signature is not verified again. The
+	// FileMetaData of a file whose footer is encrypted lacks the
+	// algorithm and file AAD its columns need: giving it is an error
+	// wrapping footer.ErrEncryptedFooter, and such files are opened
+	// without Metadata.
+	Metadata *footer.FileMetaData
 	// IO tunes how the reader asks its source for bytes: how much of the
 	// end of the file it reads first, which byte ranges it merges or
 	// splits, how many requests it keeps in flight and how far it fetches
@@ -265,6 +291,7 @@ func (o *ReadOptions) resolve() scan.Options {
 		MemoryMap:   o.MemoryMap,
 		Filter:      o.Filter,
 		IO:          o.IO.resolve(),
+		Metadata:    o.Metadata,
 	}
 	if so.BatchSize <= 0 {
 		so.BatchSize = DefaultBatchSize

@@ -15,7 +15,8 @@ import (
 	"github.com/quiverio/quiver/footer"
 )
 
-// OpenFile opens the Parquet file at path. Close releases it.
+// OpenFile opens the Parquet file at path. Close releases it. Its footer
+// is read, unless opts.Metadata gives it (see [ReadOptions]).
 func OpenFile(path string, opts ReadOptions) (*Reader, error) {
 	f, err := scan.OpenFile(path, opts.resolve())
 	if err != nil {
@@ -26,7 +27,9 @@ func OpenFile(path string, opts ReadOptions) (*Reader, error) {
 
 // Open reads the footer of the size-byte Parquet file r and prepares to
 // read the columns and row groups opts selects. r must stay readable until
-// Close.
+// Close. With opts.Metadata, the footer parsed before (a cache's, or
+// [Reader.Metadata] of an earlier Reader), Open reads nothing: the
+// footer's request, a round trip to an object store, is saved.
 //
 // A malformed footer is an error wrapping footer.ErrCorrupt; an unknown
 // column path or row group index is an error naming it. An encrypted file
@@ -74,7 +77,9 @@ func (r *Reader) BloomFilter(rg int, column string) (*pageindex.Bloom, error) {
 // entry when the writer stored one.
 func (r *Reader) Schema() *arrow.Schema { return r.f.Schema() }
 
-// Metadata returns the file's parsed footer. It must not be modified.
+// Metadata returns the file's parsed footer. It must not be modified. It
+// may be kept, in a cache for instance, and given as
+// ReadOptions.Metadata to open the file again without reading its footer.
 func (r *Reader) Metadata() *footer.FileMetaData { return r.f.Metadata() }
 
 // NumRows returns the number of rows in the file.

@@ -108,7 +108,7 @@ func countTask(ctx context.Context, src Source, cache *FooterCache, t *task, opt
 	defer h.Close()
 	ro := opts.Read
 	ro.Columns, ro.RowGroups, ro.Filter = []string{}, decode, pred
-	r, err := arrowio.Open(m.readerAt(h), t.info.Size, ro)
+	r, err := m.open(h, t.info.Size, ro)
 	if err != nil {
 		return 0, fmt.Errorf("dataset: %s: %w", t.info.Path, err)
 	}

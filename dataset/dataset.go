@@ -89,8 +89,9 @@ type Options struct {
 
 	// Read is the template of each file's arrowio.ReadOptions: batch
 	// size, allocator, decryption, CRC checks, type mapping, dictionary
-	// columns. Its Columns, RowGroups and Filter are set by the dataset,
-	// and MemoryMap has no effect (files are read through the Source's
+	// columns. Its Columns, RowGroups, Filter and Metadata are set by the
+	// dataset (Metadata to the footer it parsed, so that each file's
+	// footer is read and parsed once), and MemoryMap has no effect (files are read through the Source's
 	// io.ReaderAt). Parallelism 0 shares GOMAXPROCS between the files read
 	// at once.
 	Read arrowio.ReadOptions

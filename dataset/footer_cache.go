@@ -107,6 +107,10 @@ type fileMeta struct {
 	tail    []byte // the file's bytes from tailOff to its end
 	tailOff int64
 	cost    int64
+	// sealed is set for a file whose footer is encrypted, whose
+	// FileMetaData arrowio cannot open the file with (see
+	// arrowio.ReadOptions.Metadata).
+	sealed bool
 
 	mu      sync.Mutex
 	mapping arrowio.SchemaOptions // of schema
@@ -155,12 +159,18 @@ func readMeta(r io.ReaderAt, size int64, dec *encrypt.DecryptionConfig) (*fileMe
 	if err != nil {
 		return nil, err
 	}
-	return &fileMeta{ft: ft, tail: tr.tail, tailOff: tr.off, cost: int64(len(tr.tail)) + 2*int64(len(t.Meta)) + 512}, nil
+	return &fileMeta{ft: ft, tail: tr.tail, tailOff: tr.off, cost: int64(len(tr.tail)) + 2*int64(len(t.Meta)) + 512, sealed: t.Magic == footer.MagicEncrypted}, nil
 }
 
-// readerAt returns r with reads of the file's tail served from memory.
-func (m *fileMeta) readerAt(r io.ReaderAt) io.ReaderAt {
-	return &tailReader{r: r, tail: m.tail, off: m.tailOff}
+// open opens the size-byte file r, whose footer m is, with ro: with m's
+// metadata, so that arrowio neither reads nor parses the footer again,
+// and with reads of the file's tail served from memory.
+func (m *fileMeta) open(r io.ReaderAt, size int64, ro arrowio.ReadOptions) (*arrowio.Reader, error) {
+	ro.Metadata = nil
+	if !m.sealed {
+		ro.Metadata = m.ft.Meta
+	}
+	return arrowio.Open(&tailReader{r: r, tail: m.tail, off: m.tailOff}, size, ro)
 }
 
 // tailReader serves reads within [off, off+len(tail)) from tail and

@@ -343,7 +343,7 @@ func (s *scanner) read(i int) error {
 	if s.smallSequential && t.info.Size < smallFile {
 		fr.ro.Parallelism = 1
 	}
-	r, err := arrowio.Open(m.readerAt(h), t.info.Size, fr.ro)
+	r, err := m.open(h, t.info.Size, fr.ro)
 	if err != nil {
 		return fmt.Errorf("dataset: %s: %w", t.info.Path, err)
 	}

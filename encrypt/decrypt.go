@@ -45,7 +45,9 @@ type chunkKey struct {
 // of plaintext footers; a chunk whose key is missing keeps its
 // ColumnChunk as stored and [FileDecryptor.Chunk] reports the missing key.
 //
-// Decryption happens in place in t.Meta. Errors wrap [ErrAuthentication],
+// The footer module is decrypted in place in t.Meta; each chunk's
+// EncryptedColumnMetadata is decrypted from a copy and stays as stored.
+// Errors wrap [ErrAuthentication],
 // [ErrMissingKey], [ErrCorrupt], [ErrConfig] or footer.ErrCorrupt.
 func OpenFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer, *FileDecryptor, error) {
 	if t.Magic == footer.MagicEncrypted {
@@ -86,6 +88,70 @@ func OpenFooter(t *footer.Tail, cfg *DecryptionConfig) (*footer.Footer, *FileDec
 	}
 	fd.resolveChunks(ft, cfg, fk, err)
 	return ft, fd, nil
+}
+
+// OpenMetadata is OpenFooter for a footer parsed earlier: fm is the
+// FileMetaData of the size-byte file, kept from an earlier read of its
+// footer (footer.FromMetadata checks it). Keys are looked up and the
+// ColumnMetaData of encrypted chunks decrypted (and so authenticated) as
+// OpenFooter does, into a copy of fm's row groups, so fm itself is never
+// changed and may be shared; a plaintext footer's signature is not
+// checked again, since the footer's bytes are not read.
+//
+// The FileMetaData of a file whose footer is encrypted ("PARE") does not
+// hold the algorithm and file AAD its modules need (they are in the
+// FileCryptoMetaData before it): metadata whose chunks are encrypted and
+// that has no EncryptionAlgorithm is an error wrapping
+// footer.ErrEncryptedFooter. Other errors are those of OpenFooter.
+func OpenMetadata(fm *footer.FileMetaData, size int64, cfg *DecryptionConfig) (*footer.Footer, *FileDecryptor, error) {
+	if fm != nil && fm.EncryptionAlgorithm == nil {
+		for i := range fm.RowGroups {
+			for j := range fm.RowGroups[i].Columns {
+				if fm.RowGroups[i].Columns[j].CryptoMetadata != nil {
+					return nil, nil, fmt.Errorf("%w: column chunk %d of row group %d of the metadata given is encrypted and the metadata has no encryption algorithm, so it is the metadata of a file whose footer is encrypted, and the algorithm and file AAD its columns need are only in that file's footer: open the file without the metadata",
+						footer.ErrEncryptedFooter, j, i)
+				}
+			}
+		}
+		ft, err := footer.FromMetadata(fm, size)
+		return ft, nil, err
+	}
+	if fm != nil {
+		fm = withOwnChunks(fm)
+	}
+	ft, err := footer.FromMetadata(fm, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	fd, err := newFileDecryptor(fm.EncryptionAlgorithm, cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("plaintext footer given: %w", err)
+	}
+	if fd.aadErr != nil {
+		fd.resolveChunks(ft, cfg, nil, fd.aadErr)
+		return ft, fd, nil
+	}
+	raw, err := cfg.footerKey(fm.FooterSigningKeyMetadata)
+	var fk *key
+	if err == nil {
+		if fk, err = newKey(raw); err != nil {
+			return nil, nil, fmt.Errorf("footer key: %w", err)
+		}
+	}
+	fd.resolveChunks(ft, cfg, fk, err)
+	return ft, fd, nil
+}
+
+// withOwnChunks returns a copy of fm whose row groups and column chunks
+// are its own, for resolveChunks to fill in.
+func withOwnChunks(fm *footer.FileMetaData) *footer.FileMetaData {
+	c := *fm
+	c.RowGroups = make([]footer.RowGroup, len(fm.RowGroups))
+	for i, rg := range fm.RowGroups {
+		rg.Columns = append([]footer.ColumnChunk(nil), rg.Columns...)
+		c.RowGroups[i] = rg
+	}
+	return &c
 }
 
 // openEncryptedFooter parses a "PARE" tail: the FileCryptoMetaData, then
@@ -221,14 +287,16 @@ func (fd *FileDecryptor) resolveChunks(ft *footer.Footer, cfg *DecryptionConfig,
 	}
 }
 
-// columnMetaData decrypts and parses, in place, the encrypted
-// ColumnMetaData enc of chunk column of row group rowGroup.
+// columnMetaData decrypts and parses the encrypted ColumnMetaData enc of
+// chunk column of row group rowGroup. It decrypts a copy: enc stays as
+// stored, so that the FileMetaData can open the file again
+// (OpenMetadata).
 func (fd *FileDecryptor) columnMetaData(k *key, enc []byte, rowGroup, column int) (*footer.ColumnMetaData, error) {
 	c, err := newChunkCipher(k, fd.alg, fd.fileAAD, rowGroup, column)
 	if err != nil {
 		return nil, err
 	}
-	plain, _, err := c.Open(enc, ModuleColumnMetaData, 0)
+	plain, _, err := c.Open(bytes.Clone(enc), ModuleColumnMetaData, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -127,19 +127,52 @@ func ReadTailSize(r io.ReaderAt, size, first int64) (*Tail, error) {
 // schema, a column chunk per leaf in every row group) and builds its
 // schema tree. Errors wrap [ErrCorrupt].
 func NewFooter(fm *FileMetaData, t *Tail) (*Footer, error) {
-	if err := checkCounts(fm); err != nil {
+	ft, err := newFooter(fm, Footer{Size: t.Size, MetaOffset: t.MetaOffset, MetaLength: int64(len(t.Meta))})
+	if err != nil {
 		return nil, fmt.Errorf("file metadata at offset %d: %w", t.MetaOffset, err)
+	}
+	return ft, nil
+}
+
+// FromMetadata checks fm, the FileMetaData of the size-byte file parsed
+// earlier (kept from a Reader or a cache of footers), as [NewFooter]
+// checks a footer read from the file, and builds its schema tree, without
+// reading the file. Where the serialized metadata lies is not known, so
+// the Footer's MetaOffset is the start of the file's 8-byte trailer (the
+// metadata length and the magic), the end of the bytes the file's pages
+// may take, and its MetaLength is 0. Errors wrap [ErrCorrupt].
+func FromMetadata(fm *FileMetaData, size int64) (*Footer, error) {
+	const trailer = 8
+	switch {
+	case fm == nil:
+		return nil, fmt.Errorf("%w: no file metadata given", ErrCorrupt)
+	case size < int64(len(MagicPlain))+trailer:
+		return nil, fmt.Errorf("%w: file of %d bytes is too small for a Parquet file (at least 12)", ErrCorrupt, size)
+	}
+	ft, err := newFooter(fm, Footer{Size: size, MetaOffset: size - trailer})
+	if err != nil {
+		return nil, fmt.Errorf("file metadata given: %w", err)
+	}
+	return ft, nil
+}
+
+// newFooter checks fm and returns ft with fm and its schema tree filled
+// in.
+func newFooter(fm *FileMetaData, ft Footer) (*Footer, error) {
+	if err := checkCounts(fm); err != nil {
+		return nil, err
 	}
 	s, err := NewSchema(fm.Schema, fm.ColumnOrders)
 	if err != nil {
-		return nil, fmt.Errorf("file metadata at offset %d: %w", t.MetaOffset, err)
+		return nil, err
 	}
 	for i := range fm.RowGroups {
 		if n := len(fm.RowGroups[i].Columns); n != len(s.Leaves) {
 			return nil, fmt.Errorf("%w: row group %d has %d column chunks for %d leaf columns", ErrCorrupt, i, n, len(s.Leaves))
 		}
 	}
-	return &Footer{Meta: fm, Schema: s, Size: t.Size, MetaOffset: t.MetaOffset, MetaLength: int64(len(t.Meta))}, nil
+	ft.Meta, ft.Schema = fm, s
+	return &ft, nil
 }
 
 // checkCounts rejects row counts no file can hold.

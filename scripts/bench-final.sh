@@ -18,13 +18,18 @@
 # speed drifts over minutes (2d855d4 and e4f5530 give the measurements).
 # Then one cold read of each file by quiver and pqarrow (BenchmarkReadCold:
 # the bytes a read allocates when no released buffers are there to reuse),
-# the kernels (-count 5; a kernel's implementations run back to back) and
+# the kernels (-count 5; a kernel's implementations run back to back),
 # the reads from object stores (BenchmarkRemote: 5, 20 and 80 ms per
-# request, GOMAXPROCS 2, one read per sample, -count 3; a few minutes).
+# request, GOMAXPROCS 2, one read per sample, -count 3; a few minutes) and
+# the datasets against DuckDB (BenchmarkDatasetVsDuckDB: 1,000 small and
+# 20 large files, 1 and 2 threads, -count 3; a few minutes, and the first
+# run writes the datasets under the temporary directory; DuckDB's side
+# is skipped where the DuckDB helper is missing).
 #
 # Output: bench/results/DATE-HHMM-{read,read-all,parallel,write}.txt (the
 # kept samples; every sample in *-raw.txt), DATE-HHMM-cold.txt,
-# DATE-HHMM-kernels.txt and DATE-HHMM-remote.txt, each starting with
+# DATE-HHMM-kernels.txt, DATE-HHMM-remote.txt and DATE-HHMM-datasets.txt,
+# each starting with
 # configuration lines (date, quiver commit, Go, arrow-go and parquet-go
 # versions, cores) that benchstat and cmd/ratios read. benchstat and
 # ratio tables follow on the terminal; then bench/RESULTS.md is written
@@ -79,15 +84,20 @@ done
 	header
 	"$bin" -test.run '^$' -test.benchmem -test.benchtime 1x -test.count 3 -test.cpu 2 -test.timeout 60m -test.bench 'BenchmarkRemote$'
 } | tee "$out-remote.txt"
+{
+	header
+	"$bin" -test.run '^$' -test.benchmem -test.count 3 -test.cpu 2 -test.timeout 60m -test.bench 'BenchmarkDatasetVsDuckDB$'
+} | tee "$out-datasets.txt"
 
 for f in read read-all parallel write cold kernels; do
 	"$GO" tool benchstat -col /impl "$out-$f.txt"
 	"$GO" run ./cmd/ratios "$out-$f.txt"
 done
 "$GO" tool benchstat -col /impl -row /latency,/query "$out-remote.txt"
+"$GO" tool benchstat -col /impl -row /files,/threads,/query "$out-datasets.txt"
 
 files=()
-for f in read read-all parallel cold write kernels remote; do files+=("$out-$f.txt"); done
+for f in read read-all parallel cold write kernels remote datasets; do files+=("$out-$f.txt"); done
 "$GO" run ./cmd/ratios -page "${files[@]}" >RESULTS.md
 for f in results/*; do
 	case "$f" in "$out"-*) ;; *) rm -f "$f" && echo "removed $f (an earlier run; git keeps it)" >&2 ;; esac

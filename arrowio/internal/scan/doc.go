@@ -19,10 +19,13 @@
 // by page for uncompressed fixed-width values) or slice it out of a memory
 // mapping. The footer is one suffix read of FooterReadSize bytes
 // (footer.ReadTailSize), which the File keeps to serve the ranges within
-// it (index_round.go). IOStats (iostats.go) counts requests, bytes
+// it (index_round.go); a File given its footer's metadata
+// (encrypt.OpenMetadata) reads no footer, and reads the same last bytes
+// only when a lookup first falls within them. IOStats (iostats.go) counts requests, bytes
 // fetched and used, waiting and bytes held ahead.
 //
-//	Open -> footer (one suffix read), encrypt.OpenFooter -> schema.Plan,
+//	Open -> footer (one suffix read, encrypt.OpenFooter; or
+//	        Options.Metadata, encrypt.OpenMetadata) -> schema.Plan,
 //	        projection, filter
 //	RecordReader/ReadTable/ReadRowGroup
 //	  -> prefetcher (planned spans, fetched ahead) or OpenGroup (prune,

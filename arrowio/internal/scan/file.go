@@ -104,17 +104,13 @@ func OpenFile(path string, opts Options) (*File, error) {
 	return rd, nil
 }
 
-// Open reads the footer of the size-byte file r with resolved options.
+// Open reads the footer of the size-byte file r with resolved options, or
+// takes opts.Metadata for it without reading r.
 func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
 	rd := &File{raw: r, Options: opts, requests: make(chan struct{}, max(opts.IO.Concurrency, 1))}
 	rd.r = countedSource{r, &rd.io}
 	rd.used = usedSource{countedSource{r, &rd.io}}
-	tail, err := footer.ReadTailSize(&keepFirstRead{r: rd, size: size}, size, opts.IO.FooterReadSize)
-	if err != nil {
-		return nil, err
-	}
-	rd.io.used.Add(size - tail.MetaOffset) // the metadata, its length and the magic
-	ft, crypt, err := encrypt.OpenFooter(tail, opts.Decryption)
+	ft, crypt, err := rd.openFooter(size)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +142,28 @@ func Open(r io.ReaderAt, size int64, opts Options) (*File, error) {
 		rd.groups = append([]int(nil), opts.RowGroups...)
 	}
 	return rd, nil
+}
+
+// openFooter returns the parsed footer of the size-byte file: opts.Metadata
+// checked against the file's size when given, read from the file (and its
+// first read kept in r.suffix) otherwise.
+func (r *File) openFooter(size int64) (*footer.Footer, *encrypt.FileDecryptor, error) {
+	if m := r.Options.Metadata; m != nil {
+		ft, crypt, err := encrypt.OpenMetadata(m, size, r.Options.Decryption)
+		if err != nil {
+			return nil, nil, fmt.Errorf("arrowio: ReadOptions.Metadata: %w", err)
+		}
+		if crypt == nil {
+			r.suffix = suffixBytes{lazy: &lazySuffix{src: r.r, start: max(size-r.Options.IO.FooterReadSize, 0), end: size}}
+		}
+		return ft, crypt, nil
+	}
+	tail, err := footer.ReadTailSize(&keepFirstRead{r: r, size: size}, size, r.Options.IO.FooterReadSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.io.used.Add(size - tail.MetaOffset) // the metadata, its length and the magic
+	return encrypt.OpenFooter(tail, r.Options.Decryption)
 }
 
 // Mapped reports whether OpenFile mapped the file into memory

@@ -2,7 +2,9 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 
@@ -58,17 +60,50 @@ type cachedRange struct {
 // all of a small file, are often in it, and need no request of their own.
 // Readers of its bytes must not change them; encrypted files, whose
 // modules decrypt in place, keep none.
+//
+// A file opened with its metadata has no footer read: lazy stands in for
+// it, and reads the same bytes (the whole file when it is no larger) the
+// first time a lookup falls within them, so that the page indexes,
+// bloom filters and chunks there cost the one request the footer's read
+// would have, and nothing is read for a file of which nothing is wanted.
 type suffixBytes struct {
 	start int64
 	data  []byte
+	lazy  *lazySuffix
 }
 
 // find returns the bytes [off, off+n) when the suffix holds them.
 func (s *suffixBytes) find(off, n int64) ([]byte, bool) {
-	if s.data == nil || off < s.start || off+n > s.start+int64(len(s.data)) {
+	start, data := s.start, s.data
+	if l := s.lazy; l != nil && off >= l.start && off+n <= l.end {
+		start, data = l.start, l.load()
+	}
+	if data == nil || off < start || off+n > start+int64(len(data)) {
 		return nil, false
 	}
-	return s.data[off-s.start : off-s.start+n : off-s.start+n], true
+	return data[off-start : off-start+n : off-start+n], true
+}
+
+// lazySuffix is the file's bytes [start, end), its last FooterReadSize
+// bytes or all of it, read on first use (see suffixBytes).
+type lazySuffix struct {
+	src        io.ReaderAt // the File's counted source
+	start, end int64
+	once       sync.Once
+	data       []byte // nil until read, and when the read failed
+}
+
+// load returns the bytes, reading them on the first call. A read that
+// fails leaves them nil: the reads that wanted them then make their own
+// requests, which report the failure where it happened.
+func (l *lazySuffix) load() []byte {
+	l.once.Do(func() {
+		b := make([]byte, l.end-l.start)
+		if n, err := l.src.ReadAt(b, l.start); n == len(b) && (err == nil || errors.Is(err, io.EOF)) {
+			l.data = b
+		}
+	})
+	return l.data
 }
 
 // keepFirstRead is the source footer.ReadTailSize reads through: it keeps

@@ -5,6 +5,7 @@ import (
 
 	"github.com/quiverio/quiver/arrowio/internal/schema"
 	"github.com/quiverio/quiver/encrypt"
+	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/pageindex"
 )
 
@@ -23,6 +24,9 @@ type Options struct {
 	MemoryMap   bool
 	Filter      pageindex.Predicate
 	IO          IOOptions
+	// Metadata is the file's footer parsed earlier; Open reads the
+	// footer when it is nil.
+	Metadata *footer.FileMetaData
 }
 
 // IOOptions are arrowio's IOOptions with their defaults applied: every

@@ -16,7 +16,9 @@
 // with the cold reads' allocation and the Parallelism 2 read), the
 // writes, the kernels and the reads from object stores (BenchmarkRemote:
 // each reader's time per latency and query, quiver's requests and MB
-// fetched) found in the files, with the machine and versions their
+// fetched) and the datasets against DuckDB (BenchmarkDatasetVsDuckDB:
+// wall and CPU time per query, time per file, files opened) found in the
+// files, with the machine and versions their
 // configuration lines name (scripts/bench-final.sh writes those lines).
 // The samples of all the files are pooled; medians throughout.
 //

@@ -128,9 +128,9 @@ func label(group string) string {
 }
 
 // page writes the results page: how to reproduce it, the machine and
-// versions, then one table each for reads, writes, kernels and reads from
-// object stores (a section is left out when the files hold none of its
-// benchmarks).
+// versions, then one table each for reads, writes, kernels, reads from
+// object stores and datasets against DuckDB (a section is left out when
+// the files hold none of its benchmarks).
 func page(w io.Writer, r *results) error {
 	reads := r.subset(func(l result) bool { return l.family() == "BenchmarkRead" && l.procs <= 1 })
 	parallel := r.subset(func(l result) bool { return l.family() == "BenchmarkRead" && l.procs > 1 })
@@ -138,8 +138,9 @@ func page(w io.Writer, r *results) error {
 	writes := r.subset(func(l result) bool { return l.family() == "BenchmarkWrite" && l.procs <= 1 })
 	kernels := r.subset(func(l result) bool { _, ok := l.values["values/s"]; return ok })
 	remote := r.subset(func(l result) bool { return l.family() == "BenchmarkRemote" })
-	if len(reads.lines)+len(writes.lines)+len(kernels.lines)+len(remote.lines) == 0 {
-		return fmt.Errorf("-page: no BenchmarkRead, BenchmarkWrite, kernel (values/s) or BenchmarkRemote results in the files")
+	datasets := r.subset(func(l result) bool { return l.family() == datasetFamily })
+	if len(reads.lines)+len(writes.lines)+len(kernels.lines)+len(remote.lines)+len(datasets.lines) == 0 {
+		return fmt.Errorf("-page: no BenchmarkRead, BenchmarkWrite, kernel (values/s), BenchmarkRemote or %s results in the files", datasetFamily)
 	}
 	readSrc := &set{lines: slices.Concat(reads.lines, parallel.lines, cold.lines)}
 
@@ -153,7 +154,8 @@ is the other's median time over quiver's, so above 1 means quiver is
 faster.
 
 `+"`make bench`"+` (scripts/bench-final.sh) runs the reads, the cold reads, the
-writes, the kernels and the reads from object stores again and rewrites
+writes, the kernels, the reads from object stores and the datasets
+against DuckDB again and rewrites
 this page from their raw output in results/. This page comes from the
 files below:
 
@@ -161,7 +163,7 @@ files below:
 	fmt.Fprintf(w, "```sh\ncd bench && go run ./cmd/ratios -page %s > RESULTS.md\n```\n\n", strings.Join(fileNames(r), " \\\n    "))
 
 	fmt.Fprint(w, "## Machine and versions\n\n")
-	machines(w, r, []section{{"reads", readSrc}, {"writes", writes}, {"kernels", kernels}, {"object stores", remote}})
+	machines(w, r, []section{{"reads", readSrc}, {"writes", writes}, {"kernels", kernels}, {"object stores", remote}, {"datasets", datasets}})
 
 	if len(reads.lines) > 0 {
 		fmt.Fprint(w, "\n## Reads\n\n")
@@ -182,6 +184,11 @@ files below:
 		fmt.Fprint(w, "\n## Reads from object stores\n\n")
 		remoteTable(w, remote)
 		notes(w, r, remote)
+	}
+	if len(datasets.lines) > 0 {
+		fmt.Fprint(w, "\n## Datasets against DuckDB\n\n")
+		datasetTable(w, datasets)
+		notes(w, r, datasets)
 	}
 	return nil
 }
@@ -575,13 +582,7 @@ func summary(w io.Writer, what string, v []float64) {
 
 // span formats the range of v as "1.23x-4.56x" with prec decimals, or
 // one value when they all round to it.
-func span(v []float64, prec int) string {
-	lo, hi := fmt.Sprintf("%.*fx", prec, slices.Min(v)), fmt.Sprintf("%.*fx", prec, slices.Max(v))
-	if lo == hi {
-		return lo
-	}
-	return lo + "-" + hi
-}
+func span(v []float64, prec int) string { return spanOf(v, fmt.Sprintf("%%.%dfx", prec)) }
 
 func geomean(v []float64) float64 {
 	s := 0.0

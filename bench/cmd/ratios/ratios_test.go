@@ -304,3 +304,50 @@ func TestParseConfig(t *testing.T) {
 		}
 	}
 }
+
+// datasetSample is BenchmarkDatasetVsDuckDB output as go test prints it,
+// cut to two queries of one dataset at one thread count, with two
+// samples of quiver's pruned count.
+const datasetSample = `date: 2026-01-04
+quiver: 4567def
+go: go1.26.8
+arrow-go: v18.8.0
+parquet-go: v0.32.0
+cores: 2
+cpu: Dataset CPU
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=pruned/impl=quiver-2   20  60000000 ns/op  50000000 cpu-ns/op  60000 ns/file  1000 files-opened  16666666 rows/s  9000000 B/op  90000 allocs/op
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=pruned/impl=quiver-2   20  80000000 ns/op  70000000 cpu-ns/op  80000 ns/file  1000 files-opened  12500000 rows/s  9000000 B/op  90000 allocs/op
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=pruned/impl=duckdb-2   20  90000000 ns/op  75000000 cpu-ns/op  90000 ns/file  11111111 rows/s
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=partition/impl=quiver-2   100  2000000 ns/op  2000000 cpu-ns/op  2000 ns/file  10 files-opened  500000000 rows/s  900000 B/op  9000 allocs/op
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=partition/impl=duckdb-2   100  4000000 ns/op  3000000 cpu-ns/op  4000 ns/file  250000000 rows/s
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=whole-scan/impl=quiver-2   10  100000000 ns/op  110000000 cpu-ns/op  100000 ns/file  1000 files-opened  10000000 rows/s  90000000 B/op  900000 allocs/op
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=whole-scan/impl=quiver-tuned-2   10  90000000 ns/op  95000000 cpu-ns/op  90000 ns/file  1000 files-opened  11111111 rows/s  50000000 B/op  900000 allocs/op
+BenchmarkDatasetVsDuckDB/files=1000x1000/threads=1/query=whole-scan/impl=duckdb-2   10  125000000 ns/op  121000000 cpu-ns/op  125000 ns/file  8000000 rows/s
+PASS
+`
+
+// TestPageDatasets checks the datasets section of a page made from
+// BenchmarkDatasetVsDuckDB output alone: median wall and CPU times, the
+// ratios, the time per file and the files opened, "-" for what a row
+// lacks, the summaries, and the other sections left out.
+func TestPageDatasets(t *testing.T) {
+	got := pageOf(t, writeSample(t, "datasets.txt", datasetSample))
+	containsAll(t, "page", got,
+		"| datasets | 2026-01-04 | Dataset CPU | 2 | go1.26.8 | v18.8.0 | v0.32.0 | 4567def |",
+		"## Datasets against DuckDB",
+		"medians of 1-2 samples;",
+		"| files | threads | query | quiver | quiver-tuned | DuckDB | DuckDB/quiver | quiver CPU | DuckDB CPU | DuckDB/quiver CPU | quiver µs/file | files opened |",
+		"| 1000x1000 | 1 | pruned | 70.0 | - | 90.0 | 1.29x | 60.0 | 75.0 | 1.25x | 70 | 1000 of 1000 |",
+		"| 1000x1000 | 1 | partition | 2.0 | - | 4.0 | 2.00x | 2.0 | 3.0 | 1.50x | 2 | 10 of 1000 |",
+		"| 1000x1000 | 1 | whole-scan | 100.0 | 90.0 | 125.0 | 1.25x | 110.0 | 121.0 | 1.10x | 100 | 1000 of 1000 |",
+		"- quiver's whole scans against DuckDB's, wall time: faster on 1 of 1 rows, 1.25x (geomean 1.25x)",
+		"- quiver's whole scans against DuckDB's, CPU time: faster on 1 of 1 rows, 1.10x (geomean 1.10x)",
+		"- quiver's per-file overhead (pruned: open, footer, plan, nothing decoded): 70 µs (60 µs CPU) per file (1000x1000, threads 1)",
+		"- files the partition filter let quiver open: 10 of 1000 (1000x1000, threads 1)",
+	)
+	for _, absent := range []string{"## Reads\n", "## Writes", "## Kernels", "## Reads from object stores"} {
+		if strings.Contains(got, absent) {
+			t.Errorf("page has %q without its results:\n%s", absent, got)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package dataset
+package bench
 
 import (
 	"bytes"
@@ -16,20 +16,25 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/dataset"
 	"github.com/quiverio/quiver/internal/cputime"
 	"github.com/quiverio/quiver/internal/duckdb"
 	"github.com/quiverio/quiver/pageindex"
 )
 
-// BenchmarkVsDuckDB runs the same queries over the same hive-partitioned
-// glob in Quiver and in DuckDB's read_parquet (hive_partitioning), with 1
-// and 2 threads:
+// BenchmarkDatasetVsDuckDB runs the same queries over the same
+// hive-partitioned glob in Quiver (package dataset) and in DuckDB's
+// read_parquet (hive_partitioning), with 1 and 2 threads:
 //
 //   - count: count(*), from the footers;
 //   - pruned: count(*) WHERE id < 0, which opens every file, reads its
 //     footer and plans its read, and rules every row group out by
 //     statistics, so that nothing is decoded: the per-file overhead
 //     (ns/file);
+//   - partition: the whole-scan aggregate WHERE p < files/100 (at least
+//     1), a partition filter selecting 1% of the files (one of the 20
+//     large ones); the first file, whose footer gives the dataset's
+//     schema, is one of them;
 //   - sum-where: the sum of a column over the rows a filter on another
 //     data column selects (half the rows, by id);
 //   - whole-scan: an aggregate over every column (see wholeScan), by
@@ -38,14 +43,20 @@ import (
 //
 // Quiver runs with GOMAXPROCS at the thread count (Read.Parallelism left
 // to the scan, which shares it between the files read at once) and opens
-// the dataset anew for every query, as DuckDB reads the footers anew. DuckDB's ns/op
-// is the median of its own per-query wall times, without node's startup,
-// and its cpu-ns/op the median CPU time of its process per query; both
-// sides report rows/s over the rows the dataset holds and ns/file over its
-// files, and both answers are checked.
-func BenchmarkVsDuckDB(b *testing.B) {
-	for _, set := range []benchSet{benchSmall, benchLarge} {
-		dir := benchDir(b, set.name, set.files, set.rows, set.opts)
+// the dataset anew for every query, as DuckDB reads the footers anew.
+// DuckDB's ns/op is the median of its own per-query wall times, without
+// node's startup, and its cpu-ns/op the median CPU time of its process per
+// query; both sides report rows/s over the rows the dataset holds and
+// ns/file over its files, and both answers are checked. Quiver's side
+// reports the distinct files it opened (files-opened: a failure when it
+// differs from those the query must open, the files its partition
+// conditions select) and its calls to Source.Open (opens/op: the schema's
+// file is opened once more, to read it). cmd/ratios -page
+// renders the results as the page's "Datasets against DuckDB" table.
+func BenchmarkDatasetVsDuckDB(b *testing.B) {
+	small, large := dsSets(b)
+	for _, set := range []dsSet{small, large} {
+		dir := set.dir(b)
 		glob := dir + "/**/*.parquet"
 		from := fmt.Sprintf("FROM read_parquet(%s, hive_partitioning = true)", duckdb.Quote(glob))
 		total := int64(set.files * set.rows)
@@ -54,70 +65,84 @@ func BenchmarkVsDuckDB(b *testing.B) {
 		for id := range half {
 			wantSum += float64(id%977) * 0.5
 		}
-		want := wantAggregate(set)
-		sumWhere, err := pageindex.Parse(fmt.Sprintf("id < %d", half))
-		if err != nil {
-			b.Fatal(err)
-		}
-		none, err := pageindex.Parse("id < 0")
-		if err != nil {
-			b.Fatal(err)
-		}
+		want := wantAggregate(set, set.files)
+		parts := max(1, set.files/100)
+		wantParts := wantAggregate(set, parts)
+		sumWhere := parse(b, fmt.Sprintf("id < %d", half))
+		none := parse(b, "id < 0")
+		inParts := parse(b, fmt.Sprintf("p < %d", parts))
 		for _, threads := range []int{1, 2} {
 			name := fmt.Sprintf("%s/threads=%d", set.name, threads)
-			quiver := func(sub string, opts Options, query func(*Dataset) error) {
-				b.Run(name+"/"+sub, func(b *testing.B) {
+			quiver := func(query, impl string, opts dataset.Options, wantFiles int, run func(*dataset.Dataset) error) {
+				b.Run(name+"/query="+query+"/impl="+impl, func(b *testing.B) {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
 					b.ReportAllocs()
+					src := &openCounter{Source: dataset.Local}
 					cpu, ok := cputime.Process()
 					for b.Loop() {
-						ds, err := Open(context.Background(), nil, []string{glob}, opts)
+						ds, err := dataset.Open(context.Background(), src, []string{glob}, opts)
 						if err != nil {
 							b.Fatal(err)
 						}
-						if err := query(ds); err != nil {
+						if err := run(ds); err != nil {
 							b.Fatal(err)
 						}
 					}
 					cputime.Report(b, cpu, ok)
+					if files := src.files(); wantFiles >= 0 && files != wantFiles {
+						b.Fatalf("%d files opened, want %d", files, wantFiles)
+					}
 					ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 					b.ReportMetric(float64(total)/(ns/1e9), "rows/s")
 					b.ReportMetric(ns/float64(set.files), "ns/file")
+					b.ReportMetric(float64(src.files()), "files-opened")
+					b.ReportMetric(float64(src.opens.Load())/float64(b.N), "opens/op")
 				})
 			}
-			duck := func(sub, sql string, check func(duckdb.Row) error) {
-				b.Run(name+"/"+sub, func(b *testing.B) {
+			duck := func(query, sql string, check func(duckdb.Row) error) {
+				b.Run(name+"/query="+query+"/impl=duckdb", func(b *testing.B) {
 					duckBench(b, threads, set.files, total, sql, check)
 				})
 			}
-			aggregates := func(want aggregate) func(*Dataset) error {
-				return func(ds *Dataset) error {
+			aggregates := func(want aggregate) func(*dataset.Dataset) error {
+				return func(ds *dataset.Dataset) error {
 					if got, err := wholeScan(ds); err != nil || !got.equal(want) {
 						return fmt.Errorf("got %+v, %v; want %+v", got, err, want)
 					}
 					return nil
 				}
 			}
-			quiver("count/quiver", Options{}, func(ds *Dataset) error {
+			quiver("count", "quiver", dataset.Options{}, -1, func(ds *dataset.Dataset) error {
 				if n, err := ds.CountRows(context.Background()); err != nil || n != total {
 					return fmt.Errorf("CountRows = %d, %v; want %d", n, err, total)
 				}
 				return nil
 			})
-			duck("count/duckdb", "SELECT count(*) AS n "+from, aggregate{n: total}.check("n"))
-			quiver("pruned/quiver", Options{Filter: none, Columns: []string{"id"}, Unordered: true}, aggregates(aggregate{}))
-			duck("pruned/duckdb", "SELECT count(*) AS n "+from+" WHERE id < 0", aggregate{}.check("n"))
-			quiver("sum-where/quiver", Options{Filter: sumWhere, Columns: []string{"v"}, Unordered: true}, aggregates(aggregate{n: half, sv: wantSum}))
-			duck("sum-where/duckdb", fmt.Sprintf("SELECT sum(v) AS sv %s WHERE id < %d", from, half), aggregate{sv: wantSum}.check("sv"))
-			quiver("whole-scan/quiver", Options{Unordered: true}, aggregates(want))
+			duck("count", "SELECT count(*) AS n "+from, aggregate{n: total}.check("n"))
+			quiver("pruned", "quiver", dataset.Options{Filter: none, Columns: []string{"id"}, Unordered: true}, set.files, aggregates(aggregate{}))
+			duck("pruned", "SELECT count(*) AS n "+from+" WHERE id < 0", aggregate{}.check("n"))
+			quiver("partition", "quiver", dataset.Options{Filter: inParts, Unordered: true}, parts, aggregates(wantParts))
+			duck("partition", fmt.Sprintf("SELECT %s %s WHERE p < %d", wholeScanSQL, from, parts), wantParts.check("n", "sp", "sid", "sv", "ss"))
+			quiver("sum-where", "quiver", dataset.Options{Filter: sumWhere, Columns: []string{"v"}, Unordered: true}, set.files, aggregates(aggregate{n: half, sv: wantSum}))
+			duck("sum-where", fmt.Sprintf("SELECT sum(v) AS sv %s WHERE id < %d", from, half), aggregate{sv: wantSum}.check("sv"))
+			quiver("whole-scan", "quiver", dataset.Options{Unordered: true}, set.files, aggregates(want))
 			// With two of arrowio's opt-in read options: s as dictionary
 			// arrays (as DuckDB's dictionary vectors, which skip copying
 			// each row's bytes) and buffers recycled between batches.
 			tuned := arrowio.ReadOptions{Dictionary: []string{"s"}, Allocator: arrowio.NewRecyclingAllocator()}
-			quiver("whole-scan/quiver-tuned", Options{Unordered: true, Read: tuned}, aggregates(want))
-			duck("whole-scan/duckdb", "SELECT "+wholeScanSQL+" "+from, want.check("n", "sp", "sid", "sv", "ss"))
+			quiver("whole-scan", "quiver-tuned", dataset.Options{Unordered: true, Read: tuned}, set.files, aggregates(want))
+			duck("whole-scan", "SELECT "+wholeScanSQL+" "+from, want.check("n", "sp", "sid", "sv", "ss"))
 		}
 	}
+}
+
+// parse parses a predicate, failing b on an error.
+func parse(b *testing.B, where string) pageindex.Predicate {
+	p, err := pageindex.Parse(where)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
 
 // duckRepeat matches the summary line the DuckDB helper prints for
@@ -182,12 +207,12 @@ type aggregate struct {
 	sv             float64
 }
 
-// wantAggregate computes the whole-scan aggregate of set from the rows
-// benchRow generates.
-func wantAggregate(set benchSet) aggregate {
+// wantAggregate computes the whole-scan aggregate of the first files
+// files of set from the rows dsRow generates.
+func wantAggregate(set dsSet, files int) aggregate {
 	var a aggregate
-	for i := range set.files * set.rows {
-		p, id, v, s := benchRow(i, set.rows)
+	for i := range files * set.rows {
+		p, id, v, s := dsRow(i, set.rows)
 		a.n++
 		a.sp += p
 		a.sid += id
@@ -228,7 +253,7 @@ func (a aggregate) check(cols ...string) func(duckdb.Row) error {
 // aggregate of wholeScanSQL over the columns p, id, v and s it has (the
 // sums of the others stay 0). The benchmark datasets hold no nulls; a
 // null is an error rather than a sum that skips it.
-func wholeScan(ds *Dataset) (aggregate, error) {
+func wholeScan(ds *dataset.Dataset) (aggregate, error) {
 	var a aggregate
 	rr, err := ds.RecordReader(context.Background())
 	if err != nil {
