@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/quiverio/quiver/internal/arrowmem"
@@ -100,3 +101,34 @@ var (
 	gather32Impls = []impl[func(dst, dict []uint32, idx []uint32) int]{{"go", gatherGeneric[uint32]}}
 	gather64Impls = []impl[func(dst, dict []uint64, idx []uint32) int]{{"go", gatherGeneric[uint64]}}
 )
+
+// Sequential reports whether idx counts up by one from idx[0] (an empty or
+// one-index idx does), without wrapping past the largest uint32: the
+// indices of a dictionary page whose values are all distinct and in the
+// order the page's rows hold them, which a writer produces for a column of
+// unique values. Such a run gathers as one copy of the dictionary's values
+// idx[0] to idx[0]+len(idx)-1. It reads idx in blocks of 8 and stops at the
+// first block out of step.
+func Sequential(idx []uint32) bool {
+	if len(idx) == 0 {
+		return true
+	}
+	base := idx[0]
+	if uint64(base)+uint64(len(idx))-1 > math.MaxUint32 {
+		return false
+	}
+	i := 0
+	for ; i+8 <= len(idx); i += 8 {
+		b := idx[i : i+8 : i+8]
+		v := base + uint32(i)
+		if (b[0]^v)|(b[1]^(v+1))|(b[2]^(v+2))|(b[3]^(v+3))|(b[4]^(v+4))|(b[5]^(v+5))|(b[6]^(v+6))|(b[7]^(v+7)) != 0 {
+			return false
+		}
+	}
+	for ; i < len(idx); i++ {
+		if idx[i] != base+uint32(i) {
+			return false
+		}
+	}
+	return true
+}

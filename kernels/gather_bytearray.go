@@ -99,7 +99,22 @@ func GatherByteArray[O Offset](offsets []O, data []byte, dict *ByteArrayDict, id
 	out := offsets[1 : len(idx)+1]
 	n := dict.Len()
 	d := base
-	for i := 0; i < len(idx); {
+	i := 0
+	for dict.maxLen <= 16 && i < len(idx) {
+		// Every value fits a 16-byte block: as many values at a time as
+		// data has room for at the longest, with no room to check per
+		// value, while that is more than a few.
+		m := min(len(idx)-i, (len(data)-d-GatherSlack)/max(dict.maxLen, 1))
+		if m < min(len(idx)-i, 16) {
+			break
+		}
+		k, e := gatherShort(out[i:i+m], data, d, dict.offsets, dict.data, idx[i:i+m])
+		if k < m {
+			return 0, gatherErr(i+k, idx, n)
+		}
+		i, d = i+m, e
+	}
+	for i < len(idx) {
 		k, e := gatherBlocks(out[i:], data, d, dict.offsets, dict.data, idx[i:])
 		i, d = i+k, e
 		if i == len(idx) {
@@ -154,6 +169,25 @@ func gatherBlocks[O Offset](out []O, data []byte, d int, dictOffsets []int32, sr
 			*(*[16]byte)(w[16:]) = *(*[16]byte)(b[16:])
 		}
 		d += l
+		out[i] = O(d)
+	}
+	return len(idx), d
+}
+
+// gatherShort is gatherBlocks for dictionaries whose values are at most
+// 16 bytes long, when data holds the longest value at every index plus
+// GatherSlack bytes past d: each value moves as one 16-byte block. It
+// stops at the first index past the dictionary.
+func gatherShort[O Offset](out []O, data []byte, d int, dictOffsets []int32, src []byte, idx []uint32) (int, int) {
+	out = out[:len(idx)]
+	for i, ix := range idx {
+		j := int(ix) + 1
+		if j >= len(dictOffsets) {
+			return i, d
+		}
+		s, e := int(dictOffsets[j-1]), int(dictOffsets[j])
+		*(*[16]byte)(data[d : d+16]) = *(*[16]byte)(src[s : s+16])
+		d += e - s
 		out[i] = O(d)
 	}
 	return len(idx), d

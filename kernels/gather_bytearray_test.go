@@ -58,9 +58,11 @@ func testGatherByteArray[O Offset](t *testing.T) {
 			if err != nil || size != len(wantData)-2 {
 				t.Fatalf("kind %d, n=%d: size %d, want %d, %v", kind, n, size, len(wantData)-2, err)
 			}
-			// Exact room (the last values copied exactly), and room for
-			// the slack with a canary after it.
-			for _, slack := range []int{0, GatherSlack} {
+			// Exact room (the last values copied exactly), room for the
+			// slack, and room for the longest value at every index (where
+			// dictionaries of short values take gatherShort), each with a
+			// canary after it.
+			for _, slack := range []int{0, GatherSlack, n*dict.MaxLen() - size + GatherSlack} {
 				offsets := make([]O, n+1)
 				offsets[0] = 2
 				data := make([]byte, 2+size+slack+1)
@@ -90,6 +92,10 @@ func TestGatherByteArrayErrors(t *testing.T) {
 	}
 	if _, err := GatherByteArray(make([]int32, 3), make([]byte, 100), &dict, idx); !errors.Is(err, ErrOutOfRange) {
 		t.Fatalf("bad index: %v", err)
+	}
+	short := testByteArrayDict(t, dictVals[:2])
+	if _, err := GatherByteArray(make([]int32, 4), make([]byte, 100), &short, []uint32{1, 0, 2}); !errors.Is(err, ErrOutOfRange) {
+		t.Fatalf("short values, bad index: %v", err)
 	}
 	if _, err := GatherByteArray(make([]int32, 2), make([]byte, 100), &dict, idx); !errors.Is(err, ErrShortBuffer) {
 		t.Fatalf("short offsets: %v", err)

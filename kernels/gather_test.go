@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -189,4 +190,36 @@ func BenchmarkGather(b *testing.B) {
 	benchGather[uint64](b, 8)
 	benchGather[[12]byte](b, 12)
 	benchGather[[16]byte](b, 16)
+}
+
+func TestSequential(t *testing.T) {
+	for n := range 40 {
+		for _, base := range []uint32{0, 7, math.MaxUint32 - uint32(n), math.MaxUint32 - uint32(n) + 1} {
+			idx := make([]uint32, n)
+			for i := range idx {
+				idx[i] = base + uint32(i)
+			}
+			// Runs that would wrap past the largest uint32 are not runs.
+			want := n == 0 || uint64(base)+uint64(n)-1 <= math.MaxUint32
+			if got := Sequential(idx); got != want {
+				t.Fatalf("n=%d base=%d: Sequential = %v, want %v", n, base, got, want)
+			}
+			if !want {
+				continue
+			}
+			for j := range n {
+				for _, bad := range []uint32{idx[j] + 1, idx[j] - 1, 0} {
+					if bad == idx[j] {
+						continue
+					}
+					old := idx[j]
+					idx[j] = bad
+					if Sequential(idx) && (n > 1) {
+						t.Fatalf("n=%d base=%d: index %d changed to %d still sequential", n, base, j, bad)
+					}
+					idx[j] = old
+				}
+			}
+		}
+	}
 }

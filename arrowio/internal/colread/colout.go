@@ -150,6 +150,14 @@ func (o *colOut) release() {
 // overwrite past their last value).
 func (o *colOut) growData(extra int) []byte {
 	need := o.dataLen + extra + dataSlack
+	if need > o.data.Cap() && o.dataLen == 0 {
+		// Nothing to keep: a new buffer, rather than a copy of the old
+		// one's bytes (the first guess at a batch's data, from
+		// LeafReader.dataHint, falls short of a dictionary's values).
+		o.data.Release()
+		o.data = memory.NewResizableBuffer(o.mem)
+		o.data.Reserve(need)
+	}
 	if need > o.data.Cap() {
 		o.data.Reserve(max(need, 2*o.data.Cap()))
 	}

@@ -406,7 +406,8 @@ func (l *LeafReader) readDictionary(p *page.Raw) error {
 	if l.t.kind == nullTarget {
 		return nil // a column of nulls reads no values
 	}
-	// newDictionary copies what it keeps, so the page can use the buffer.
+	// newDictionary copies what it keeps out of the page buffer, or takes
+	// the buffer (the next page then takes another from the pool).
 	body, err := page.Decompress(l.dec, p, l.codec, l.pageBuffer(max(int(p.Header.UncompressedPageSize), 0)), p.Payload, int(p.Header.UncompressedPageSize))
 	if err != nil {
 		return err
@@ -415,7 +416,11 @@ func (l *LeafReader) readDictionary(p *page.Raw) error {
 	if l.t.kind == dictTarget {
 		vt = l.t.value
 	}
-	if l.dict, err = newDictionary(&l.dictStore, vt, dh.Encoding, int(dh.NumValues), body); err != nil {
+	var pooled *[]byte
+	if l.codec != footer.CodecUncompressed {
+		pooled = &l.pageBuf // body was decompressed into it
+	}
+	if l.dict, err = newDictionary(&l.dictStore, vt, dh.Encoding, int(dh.NumValues), body, pooled); err != nil {
 		return err
 	}
 	if l.t.kind == dictTarget {

@@ -2,6 +2,8 @@ package colread
 
 import (
 	"fmt"
+	"math"
+	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/internal/arrowmem"
@@ -29,8 +31,11 @@ type dictionary struct {
 // newDictionary decodes a dictionary page (PLAIN or PLAIN_DICTIONARY
 // encoded, count values) for target t into d, which a leaf reader keeps
 // for its chunk. Every count is checked against the page's bytes before
-// anything is allocated.
-func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, page []byte) (*dictionary, error) {
+// anything is allocated. pooled, when not nil, points at the byte pools'
+// buffer page was decompressed into: fixed-width values that need no
+// conversion then stay there, the dictionary taking the buffer (and
+// setting *pooled to nil) rather than copying them out.
+func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, page []byte, pooled *[]byte) (*dictionary, error) {
 	if enc != footer.EncodingPlain && enc != footer.EncodingPlainDictionary {
 		return nil, fmt.Errorf("%w: dictionary page encoded %s", errs.ErrUnsupported, enc)
 	}
@@ -57,6 +62,11 @@ func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, pag
 		if t.physWidth == 0 || need/t.physWidth != count || need > len(page) {
 			return nil, errShortPage(fmt.Sprintf("dictionary of %d values of %d bytes", count, t.physWidth), need, len(page))
 		}
+		if pooled != nil && t.conv == nil && t.width == t.physWidth && len(page) > 0 &&
+			unsafe.SliceData(*pooled) == unsafe.SliceData(page) {
+			d.values, *pooled = (*pooled)[:need], nil
+			break
+		}
 		d.values = arrowmem.GetBytes(count * t.width)
 		if err := t.convert(d.values, page, count); err != nil {
 			d.release()
@@ -80,6 +90,9 @@ func newDictionary(d *dictionary, t *target, enc footer.Encoding, count int, pag
 // gather writes the values at idx into out's slots [at, at+len(idx)).
 // Indices past the dictionary are an error wrapping kernels.ErrOutOfRange.
 func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
+	if len(idx) > 0 && int(idx[0]) < d.len && len(idx) <= d.len-int(idx[0]) && kernels.Sequential(idx) {
+		return d.copyRun(out, at, int(idx[0]), len(idx))
+	}
 	switch d.t.kind {
 	case fixedTarget:
 		w := d.t.width
@@ -109,6 +122,42 @@ func (d *dictionary) gather(out *colOut, at int, idx []uint32) error {
 		return err
 	}
 	return fmt.Errorf("%w: dictionary values read as %s", errs.ErrUnsupported, d.t.typ)
+}
+
+// copyRun writes the dictionary's values [from, from+n) into out's slots
+// [at, at+n): the gather of indices that count up by one, as the pages of
+// a column of distinct values hold them, done as one copy.
+func (d *dictionary) copyRun(out *colOut, at, from, n int) error {
+	switch d.t.kind {
+	case fixedTarget:
+		w := d.t.width
+		copy(out.values.Bytes()[at*w:(at+n)*w], d.values[from*w:(from+n)*w])
+		return nil
+	case binaryTarget:
+		src := d.offsets[from : from+n+1]
+		size := int(src[n] - src[0])
+		if !d.t.large && int64(out.dataLen)+int64(size) > math.MaxInt32 {
+			return fmt.Errorf("%w: byte array data passes 2 GiB in one batch", kernels.ErrOffsetOverflow)
+		}
+		data := out.growDataFor(size, at+n)
+		copy(data[out.dataLen:], d.data[src[0]:src[n]])
+		if d.t.large {
+			rebaseOffsets(offsets64(out)[at+1:at+n+1], src[1:], int64(out.dataLen)-int64(src[0]))
+		} else {
+			rebaseOffsets(offsets32(out)[at+1:at+n+1], src[1:], int32(out.dataLen-int(src[0])))
+		}
+		out.dataLen += size
+		return nil
+	}
+	return fmt.Errorf("%w: dictionary values read as %s", errs.ErrUnsupported, d.t.typ)
+}
+
+// rebaseOffsets sets dst[i] to src[i] + base.
+func rebaseOffsets[O int32 | int64](dst []O, src []int32, base O) {
+	dst = dst[:len(src)]
+	for i, o := range src {
+		dst[i] = O(o) + base
+	}
 }
 
 // plainByteArrays decodes count PLAIN byte arrays from page into offsets
