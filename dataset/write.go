@@ -154,6 +154,11 @@ func NewWriter(ctx context.Context, sink Sink, root string, schema *arrow.Schema
 			opts.RowGroupRows = m
 		}
 	}
+	if m := opts.File.MaxRowGroupRows; m <= 0 || m > opts.RowGroupRows {
+		// The file writer cuts row groups of RowGroupRows whatever the
+		// sizes of the gathered writes.
+		opts.File.MaxRowGroupRows = opts.RowGroupRows
+	}
 	if opts.MaxBufferedBytes <= 0 {
 		opts.MaxBufferedBytes = DefaultWriteBufferBytes
 	}
@@ -334,7 +339,7 @@ func (w *Writer) add(dir string, parts []PartitionValue, s arrow.RecordBatch, pe
 		w.queued += size
 		off += take
 		if f.prows >= w.opts.RowGroupRows {
-			if err := w.flush(f); err != nil {
+			if err := w.flush(f, false); err != nil {
 				return err
 			}
 		}
@@ -349,7 +354,7 @@ func (w *Writer) add(dir string, parts []PartitionValue, s arrow.RecordBatch, pe
 				big = f
 			}
 		}
-		if err := w.flush(big); err != nil {
+		if err := w.flush(big, true); err != nil {
 			return err
 		}
 		if err := w.finishFull(big); err != nil {
@@ -410,8 +415,10 @@ func (w *Writer) file(dir string, parts []PartitionValue) (*outFile, error) {
 	return f, nil
 }
 
-// flush writes f's gathered rows as a row group.
-func (w *Writer) flush(f *outFile) error {
+// flush hands f's gathered rows to its file writer, which cuts them into
+// row groups of RowGroupRows; end closes the row group they leave open,
+// to free the memory it holds early.
+func (w *Writer) flush(f *outFile, end bool) error {
 	if len(f.pending) == 0 {
 		return nil
 	}
@@ -433,8 +440,8 @@ func (w *Writer) flush(f *outFile) error {
 	f.prows, f.pbytes = 0, 0
 	err := f.w.Write(rec)
 	rec.Release()
-	if err == nil {
-		err = f.w.Flush() // the rows gathered are one row group
+	if err == nil && end {
+		err = f.w.Flush()
 	}
 	if err != nil {
 		return w.fail(f, err)
@@ -473,7 +480,7 @@ func concatBatches(s *arrow.Schema, bs []arrow.RecordBatch) (arrow.RecordBatch, 
 // finish completes f: its last row group, its footer, and the commit that
 // makes it appear.
 func (w *Writer) finish(f *outFile) error {
-	if err := w.flush(f); err != nil {
+	if err := w.flush(f, false); err != nil {
 		return err
 	}
 	w.drop(f)

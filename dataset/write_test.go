@@ -125,6 +125,7 @@ func TestWriteRoundTrip(t *testing.T) {
 		{"two open", WriteOptions{PartitionBy: []string{"k", "d"}, MaxOpenFiles: 2, FileName: "f{n}.parquet"}, few},
 		{"small buffer", WriteOptions{PartitionBy: []string{"k"}, MaxBufferedBytes: 16 << 10}, nil},
 		{"unpartitioned", WriteOptions{MaxRowsPerFile: 6000, File: arrowio.WriteOptions{Compression: footer.CodecSnappy, PageVersion: arrowio.PageV2}}, nil},
+		{"one big batch", WriteOptions{RowGroupRows: 3000}, sourceBatches(20000, 20000, 1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
@@ -162,6 +163,9 @@ func TestWriteRoundTrip(t *testing.T) {
 				if n := pqarrowRows(t, f.Path); n != f.Rows {
 					t.Errorf("%s: pqarrow reads %d rows, %d written", f.Path, n, f.Rows)
 				}
+				if m := tc.opts.RowGroupRows; m > 0 {
+					checkRowGroups(t, f.Path, m)
+				}
 			}
 			if rows != int64(len(want)) {
 				t.Errorf("%d rows written", rows)
@@ -181,6 +185,23 @@ func TestWriteRoundTrip(t *testing.T) {
 				t.Errorf("read back %d rows, wrote %d; first %q vs %q", len(got), len(want), got[0], want[0])
 			}
 		})
+	}
+}
+
+// checkRowGroups fails t unless every row group of the file at path but
+// the last holds rows rows, and the last at most that.
+func checkRowGroups(t *testing.T, path string, rows int64) {
+	t.Helper()
+	rd, err := arrowio.OpenFile(path, arrowio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	rgs := rd.Metadata().RowGroups
+	for i, rg := range rgs {
+		if rg.NumRows > rows || (i < len(rgs)-1 && rg.NumRows != rows) {
+			t.Errorf("%s: row group %d of %d holds %d rows, want %d", path, i, len(rgs), rg.NumRows, rows)
+		}
 	}
 }
 
