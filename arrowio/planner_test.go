@@ -530,3 +530,82 @@ func TestPointLookupRequests(t *testing.T) {
 func sameValues(got, want arrow.Table) bool {
 	return array.TableApproxEqual(got, want, array.WithNaNsEqual(true), array.WithAbsTolerance(0))
 }
+
+// countingAlloc counts the allocations of the allocator it wraps.
+type countingAlloc struct {
+	memory.Allocator
+	n atomic.Int64
+}
+
+func (a *countingAlloc) Allocate(size int) []byte {
+	a.n.Add(1)
+	return a.Allocator.Allocate(size)
+}
+
+// heldReaderAt holds every read that overlaps [from, to) until open
+// closes, counting those held.
+type heldReaderAt struct {
+	r        io.ReaderAt
+	from, to int64
+	open     chan struct{}
+	held     atomic.Int32
+}
+
+func (h *heldReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < h.to && off+int64(len(p)) > h.from {
+		h.held.Add(1)
+		<-h.open
+		h.held.Add(-1)
+	}
+	return h.r.ReadAt(p, off)
+}
+
+// TestColumnsDecodeAsTheyArrive holds the requests for the first
+// column's chunk of a one-row-group file (one span, in pieces of 16 KiB)
+// and checks that the other columns decode (their arrays are allocated) while it is held, on one goroutine
+// and on two, through ReadTable and a RecordReader; then that the rows,
+// once it returns, equal a read from memory.
+func TestColumnsDecodeAsTheyArrive(t *testing.T) {
+	file := plannerFile(t, 1, arrowio.WriteOptions{})
+	want := batchesOf(t, mustOpen(t, bytes.NewReader(file), len(file), arrowio.ReadOptions{}))
+	defer want.Release()
+	start, end := chunkSpan(mustOpen(t, bytes.NewReader(file), len(file), arrowio.ReadOptions{}).Metadata().RowGroups[0].Columns[0].MetaData)
+	for _, call := range []string{"ReadTable", "RecordReader"} {
+		for _, par := range []int{1, 2} {
+			desc := fmt.Sprintf("%s, Parallelism %d", call, par)
+			src := &heldReaderAt{r: bytes.NewReader(file), from: start, to: end, open: make(chan struct{})}
+			mem := &countingAlloc{Allocator: memory.DefaultAllocator}
+			rd := mustOpen(t, src, len(file), arrowio.ReadOptions{Parallelism: par, Allocator: mem, IO: arrowio.IOOptions{RangeLimit: 16 << 10}})
+			before := mem.n.Load()
+			got := make(chan arrow.Table, 1)
+			go func() {
+				if call == "ReadTable" {
+					tbl, err := rd.ReadTable(context.Background())
+					if err != nil {
+						t.Error(err)
+					}
+					got <- tbl
+					return
+				}
+				got <- batchesOf(t, rd)
+			}()
+			deadline := time.Now().Add(5 * time.Second)
+			for mem.n.Load() == before && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if mem.n.Load() == before {
+				t.Errorf("%s: nothing decoded while the first column's bytes were held", desc)
+			}
+			if src.held.Load() == 0 {
+				t.Errorf("%s: the first column's request was not held", desc)
+			}
+			close(src.open)
+			if tbl := <-got; tbl != nil {
+				if !sameValues(tbl, want) {
+					t.Errorf("%s: the rows differ from a read from memory", desc)
+				}
+				tbl.Release()
+			}
+		}
+	}
+}

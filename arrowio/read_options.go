@@ -132,8 +132,9 @@ type ReadOptions struct {
 //
 // The fetching ahead applies to unfiltered reads through [Open] (a
 // RecordReader, ReadTable or ReadRowGroup): decoding row group k overlaps
-// fetching k+1 and on, and a row group's batches are handed out as soon
-// as its own bytes are in. Filtered reads decide what to read as they
+// fetching k+1 and on, and each column of a row group starts decoding as
+// soon as the requests that read its own chunks have returned, while the
+// others are still in flight. Filtered reads decide what to read as they
 // prune and decode: they fetch the page indexes, bloom filters and small
 // dictionaries of all the row groups a read visits in one round of
 // requests, then each row group's pages with the same merging, splitting

@@ -12,7 +12,9 @@
 // side, and a File keeps at most Concurrency requests in flight. Reads
 // through Open without a filter fetch the chunks of the row groups a read
 // visits in order, ahead of their decoding within PrefetchBytes
-// (prefetch.go); a filtered read fetches the page indexes, bloom filters
+// (prefetch.go), and each column's reader opens as soon as the requests
+// that read its own chunks have returned, the columns decoding in the
+// order their bytes arrive (arriving.go); a filtered read fetches the page indexes, bloom filters
 // and small dictionaries of all its row groups in one round (index_round.go),
 // then each row group's pages of all the columns a step decodes together.
 // Local files OpenFile opened read each chunk as its column decodes (page
