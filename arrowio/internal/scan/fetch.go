@@ -125,26 +125,32 @@ type piece struct {
 	err  error
 }
 
-// start begins reading s: up to the File's Concurrency requests in flight,
-// each on a goroutine of its own that Close waits for, or in the calling
-// goroutine one after another when inline is set (local files, where a
-// request costs no round trip). A request that cannot start because ctx
-// is done fails with ctx's error. The caller waits with wait.
+// start begins reading s: one request for each piece that cut returns
+// (s in pieces of RangeLimit bytes at most when cut is nil), up to the
+// File's Concurrency in flight, each on a goroutine of its own that Close
+// waits for, or in the calling goroutine one after another when inline is
+// set (local files, where a request costs no round trip: s is then one
+// request). A request that cannot start because ctx is done fails with
+// ctx's error. The caller waits with wait.
 //
 // notify, when not nil, is signalled without blocking as each request
 // returns (see fetch.notify).
-func (r *File) start(ctx context.Context, s span, inline bool, notify chan struct{}) *fetch {
+func (r *File) start(ctx context.Context, s span, inline bool, cut func(span) []pageindex.ByteRange, notify chan struct{}) *fetch {
 	if b, ok := r.suffix.find(s.Start, s.End-s.Start); ok {
 		f := &fetch{span: s, buf: b, suffix: true, done: make(chan struct{})}
 		close(f.done)
 		return f
 	}
 	f := &fetch{span: s, buf: arrowmem.GetBytes(int(s.End - s.Start)), done: make(chan struct{}), notify: notify}
-	limit := r.Options.IO.RangeLimit
-	if inline {
-		limit = max(s.End-s.Start, 1)
+	var ps []pageindex.ByteRange
+	switch {
+	case inline:
+		ps = pieces(s.Start, s.End, 0)
+	case cut != nil:
+		ps = cut(s)
+	default:
+		ps = pieces(s.Start, s.End, r.Options.IO.RangeLimit)
 	}
-	ps := pieces(s.Start, s.End, limit)
 	f.pieces = make([]piece, len(ps))
 	for i, p := range ps {
 		f.pieces[i] = piece{ByteRange: p, done: make(chan struct{})}
@@ -182,7 +188,9 @@ func (r *File) readPiece(ctx context.Context, f *fetch, p pageindex.ByteRange) e
 		return err
 	}
 	r.io.requests.Add(1)
+	start := time.Now()
 	n, err := r.raw.ReadAt(f.buf[p.Start-f.Start:p.End-f.Start], p.Start)
+	r.io.timed(start)
 	r.io.fetched.Add(int64(n))
 	if int64(n) == p.End-p.Start {
 		return nil
@@ -349,7 +357,7 @@ func (r *File) readRanges(ctx context.Context, want []wanted, bufs *[][]byte) ([
 			r.putComplete(fetches[:s])
 			return nil, err
 		}
-		fetches[s] = r.start(ctx, spans[s], r.ChunkReads, nil)
+		fetches[s] = r.start(ctx, spans[s], r.ChunkReads, nil, nil)
 	}
 	var err error
 	for _, f := range fetches {

@@ -28,6 +28,7 @@ type prefetcher struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	groups []*plannedGroup // in the order the read opens them
+	ramp   *ramp           // sizes run's requests
 	exited chan struct{}   // closed when run returns
 	freed  chan struct{}   // signalled when held bytes are released
 
@@ -59,7 +60,8 @@ func (r *File) newPrefetcher(ctx context.Context, groups []int) *prefetcher {
 	if r.filter != nil || r.ChunkReads || r.mapped != nil {
 		return nil
 	}
-	pf := &prefetcher{r: r, exited: make(chan struct{}), freed: make(chan struct{}, 1)}
+	pf := &prefetcher{r: r, exited: make(chan struct{}), freed: make(chan struct{}, 1),
+		ramp: newRamp(time.Duration(r.io.rtt.Load()), r.Options.IO.RangeLimit)}
 	pf.ctx, pf.cancel = context.WithCancel(ctx)
 	for _, gi := range groups {
 		pf.groups = append(pf.groups, &plannedGroup{gi: gi, launched: make(chan struct{}), notify: make(chan struct{}, 1)})
@@ -95,7 +97,7 @@ func (pf *prefetcher) run() {
 					break
 				}
 				pg.held += n
-				pg.fetches = append(pg.fetches, r.start(pf.ctx, s, false, pg.notify))
+				pg.fetches = append(pg.fetches, r.start(pf.ctx, s, false, pf.ramp.cut, pg.notify))
 			}
 		}
 		close(pg.launched)
