@@ -325,7 +325,9 @@ func (f *fetch) bytesOf(w pageindex.ByteRange) []byte {
 }
 
 // readRanges reads every range of want, merging and splitting them into
-// requests as the planner does (one after another for local files), and
+// requests as the planner does (one after another for local files; a plan
+// of fewer bytes than Concurrency requests of RangeLimit in requests of
+// spreadLimit), and
 // returns each range's bytes (slices of the merged buffers). Its bytes
 // count as used in the File's IOStats.
 //
@@ -352,12 +354,14 @@ func (r *File) readRanges(ctx context.Context, want []wanted, bufs *[][]byte) ([
 		return out, nil
 	}
 	fetches := make([]*fetch, len(spans))
+	limit := r.spreadLimit(spans)
+	cut := func(s span) []pageindex.ByteRange { return pieces(s.Start, s.End, limit) }
 	for s := range spans {
 		if err := ctx.Err(); err != nil {
 			r.putComplete(fetches[:s])
 			return nil, err
 		}
-		fetches[s] = r.start(ctx, spans[s], r.ChunkReads, nil, nil)
+		fetches[s] = r.start(ctx, spans[s], r.ChunkReads, cut, nil)
 	}
 	var err error
 	for _, f := range fetches {

@@ -43,10 +43,39 @@ type ramp struct {
 // or more.
 func newRamp(rtt time.Duration, limit int64) *ramp {
 	rp := &ramp{next: float64(limit), limit: float64(limit)}
-	if first := max(rtt.Seconds()*rampBandwidth, rampFloor); rtt > 0 && first < rp.limit/2 {
+	if first := roundTripBytes(rtt); rtt > 0 && first < rp.limit/2 {
 		rp.next = first
 	}
 	return rp
+}
+
+// roundTripBytes returns the bytes one request streams in rtt, at least
+// rampFloor.
+func roundTripBytes(rtt time.Duration) float64 {
+	return max(rtt.Seconds()*rampBandwidth, rampFloor)
+}
+
+// spreadLimit returns the most bytes one request of a read that waits for
+// all of spans at once (readRanges) asks for: RangeLimit, or less when
+// the spans in requests of RangeLimit would leave some of the File's
+// Concurrency idle, so that their bytes spread over all of it and land
+// together sooner, though in requests of no fewer bytes than a round
+// trip's (roundTripBytes of the shortest timed; RangeLimit when none
+// was), each of which costs a round trip more than it saves beyond that.
+func (r *File) spreadLimit(spans []span) int64 {
+	limit := r.Options.IO.RangeLimit
+	rtt := time.Duration(r.io.rtt.Load())
+	if rtt <= 0 {
+		return limit
+	}
+	var total int64
+	for _, s := range spans {
+		if _, ok := r.suffix.find(s.Start, s.End-s.Start); !ok {
+			total += s.End - s.Start
+		}
+	}
+	share := (total + int64(r.Options.IO.Concurrency) - 1) / int64(r.Options.IO.Concurrency)
+	return min(limit, max(share, int64(roundTripBytes(rtt))))
 }
 
 // cut splits span s into requests of the ramp's sizes, in order, growing

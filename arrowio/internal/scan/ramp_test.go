@@ -97,6 +97,40 @@ func TestRampCut(t *testing.T) {
 	}
 }
 
+// TestSpreadLimit checks the request size of a read that waits for all
+// its spans: RangeLimit without a timed round trip and for plans of
+// Concurrency times RangeLimit or more; otherwise the plan's bytes over
+// Concurrency, but not under a round trip's bytes.
+func TestSpreadLimit(t *testing.T) {
+	const limit = 8 << 20
+	r := &File{Options: Options{IO: IOOptions{RangeLimit: limit, Concurrency: 16}}}
+	spans := func(sizes ...int64) []span {
+		var out []span
+		off := int64(0)
+		for _, n := range sizes {
+			out = append(out, span{ByteRange: pageindex.ByteRange{Start: off, End: off + n}})
+			off += n + 1<<20
+		}
+		return out
+	}
+	for _, c := range []struct {
+		rtt   time.Duration
+		spans []span
+		want  int64
+	}{
+		{0, spans(13 << 20), limit},
+		{20 * time.Millisecond, spans(100<<20, 100<<20), limit},
+		{20 * time.Millisecond, spans(13<<20, 1<<20), 2000000},
+		{time.Microsecond, spans(13<<20, 3<<20), 1 << 20},
+		{time.Microsecond, spans(1 << 20), rampFloor},
+	} {
+		r.io.rtt.Store(int64(c.rtt))
+		if got := r.spreadLimit(c.spans); got != c.want {
+			t.Errorf("rtt %v, %d spans: limit %d, want %d", c.rtt, len(c.spans), got, c.want)
+		}
+	}
+}
+
 func equalRanges(a, b []pageindex.ByteRange) bool {
 	if len(a) != len(b) {
 		return false
