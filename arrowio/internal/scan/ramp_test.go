@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -57,7 +58,7 @@ func TestRampCut(t *testing.T) {
 		for _, s := range spans {
 			ps := rp.cut(s)
 			if c.first == 0 {
-				if want := pieces(s.Start, s.End, limit); !equalRanges(ps, want) {
+				if want := pieces(s.Start, s.End, limit); !slices.Equal(ps, want) {
 					t.Fatalf("rtt %v: %v, want the pieces %v", c.rtt, ps, want)
 				}
 			}
@@ -129,16 +130,4 @@ func TestSpreadLimit(t *testing.T) {
 			t.Errorf("rtt %v, %d spans: limit %d, want %d", c.rtt, len(c.spans), got, c.want)
 		}
 	}
-}
-
-func equalRanges(a, b []pageindex.ByteRange) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
