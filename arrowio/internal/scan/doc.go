@@ -12,9 +12,15 @@
 // side, and a File keeps at most Concurrency requests in flight. Reads
 // through Open without a filter fetch the chunks of the row groups a read
 // visits in order, ahead of their decoding within PrefetchBytes
-// (prefetch.go); a filtered read fetches the page indexes, bloom filters
-// and small dictionaries of all its row groups in one round (index_round.go),
-// then each row group's pages of all the columns a step decodes together.
+// (prefetch.go), in requests that ramp up from about one round trip's
+// bytes to RangeLimit (ramp.go), and each column's reader opens as soon
+// as the requests that read its own chunks have returned, the columns
+// decoding in the order their bytes arrive (arriving.go); a filtered read
+// fetches the page indexes, bloom filters and small dictionaries of all
+// its row groups in one round (index_round.go), then each row group's
+// pages of all the columns a step decodes together, spread over all
+// Concurrency requests when they are fewer bytes than that many
+// RangeLimit requests (ramp.go).
 // Local files OpenFile opened read each chunk as its column decodes (page
 // by page for uncompressed fixed-width values) or slice it out of a memory
 // mapping. The footer is one suffix read of FooterReadSize bytes

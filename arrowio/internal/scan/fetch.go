@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -97,41 +98,69 @@ func pieces(start, end, limit int64) []pageindex.ByteRange {
 // fetch is a span being read into buf, a pooled buffer, by requests of
 // RangeLimit bytes at most. done closes once every request has returned,
 // after err is set to the first failure: only then may buf go back to
-// the pool, as a request still running writes into it.
+// the pool, as a request still running writes into it. Each request's
+// piece has its own done and error, so that a reader of part of the span
+// waits only for the pieces it overlaps (waitRange).
 type fetch struct {
 	span
 	buf []byte
 	// suffix is set when buf is a slice of the footer's first read
 	// (File.suffix), which no request fills and the pool never gets.
 	suffix bool
+	pieces []piece
+	// notify, when set, is signalled (without blocking) as each piece
+	// returns.
+	notify chan struct{}
 	left   atomic.Int32 // requests that have not returned
 	done   chan struct{}
 	mu     sync.Mutex
 	err    error
 }
 
-// start begins reading s: up to the File's Concurrency requests in flight,
-// each on a goroutine of its own that Close waits for, or in the calling
-// goroutine one after another when inline is set (local files, where a
-// request costs no round trip). A request that cannot start because ctx
-// is done fails with ctx's error. The caller waits with wait.
-func (r *File) start(ctx context.Context, s span, inline bool) *fetch {
+// piece is the part of a fetch's span one request reads; done closes
+// when it has returned, after err is set if it failed.
+type piece struct {
+	pageindex.ByteRange
+	done chan struct{}
+	err  error
+}
+
+// start begins reading s: one request for each piece that cut returns
+// (s in pieces of RangeLimit bytes at most when cut is nil), up to the
+// File's Concurrency in flight, each on a goroutine of its own that Close
+// waits for, or in the calling goroutine one after another when inline is
+// set (local files, where a request costs no round trip: s is then one
+// request). A request that cannot start because ctx is done fails with
+// ctx's error. The caller waits with wait.
+//
+// notify, when not nil, is signalled without blocking as each request
+// returns (see fetch.notify).
+func (r *File) start(ctx context.Context, s span, inline bool, cut func(span) []pageindex.ByteRange, notify chan struct{}) *fetch {
 	if b, ok := r.suffix.find(s.Start, s.End-s.Start); ok {
 		f := &fetch{span: s, buf: b, suffix: true, done: make(chan struct{})}
 		close(f.done)
 		return f
 	}
-	f := &fetch{span: s, buf: arrowmem.GetBytes(int(s.End - s.Start)), done: make(chan struct{})}
-	limit := r.Options.IO.RangeLimit
-	if inline {
-		limit = max(s.End-s.Start, 1)
+	f := &fetch{span: s, buf: arrowmem.GetBytes(int(s.End - s.Start)), done: make(chan struct{}), notify: notify}
+	var ps []pageindex.ByteRange
+	switch {
+	case inline:
+		ps = pieces(s.Start, s.End, 0)
+	case cut != nil:
+		ps = cut(s)
+	default:
+		ps = pieces(s.Start, s.End, r.Options.IO.RangeLimit)
 	}
-	ps := pieces(s.Start, s.End, limit)
+	f.pieces = make([]piece, len(ps))
+	for i, p := range ps {
+		f.pieces[i] = piece{ByteRange: p, done: make(chan struct{})}
+	}
 	f.left.Store(int32(len(ps)))
-	for _, p := range ps {
+	for i := range f.pieces {
+		p := &f.pieces[i]
 		if inline {
 			start := time.Now()
-			f.finish(p, r.readPiece(ctx, f, p))
+			f.finish(p, r.readPiece(ctx, f, p.ByteRange))
 			r.io.waited(start)
 			continue
 		}
@@ -144,7 +173,7 @@ func (r *File) start(ctx context.Context, s span, inline bool) *fetch {
 		r.active.Add(1)
 		go func() {
 			defer r.active.Done()
-			err := r.readPiece(ctx, f, p)
+			err := r.readPiece(ctx, f, p.ByteRange)
 			<-r.requests
 			f.finish(p, err)
 		}()
@@ -159,7 +188,9 @@ func (r *File) readPiece(ctx context.Context, f *fetch, p pageindex.ByteRange) e
 		return err
 	}
 	r.io.requests.Add(1)
+	start := time.Now()
 	n, err := r.raw.ReadAt(f.buf[p.Start-f.Start:p.End-f.Start], p.Start)
+	r.io.timed(start)
 	r.io.fetched.Add(int64(n))
 	if int64(n) == p.End-p.Start {
 		return nil
@@ -171,17 +202,25 @@ func (r *File) readPiece(ctx context.Context, f *fetch, p pageindex.ByteRange) e
 }
 
 // finish records the end of the request for piece p, failed with err
-// (nil on success), and closes done after the last.
-func (f *fetch) finish(p pageindex.ByteRange, err error) {
+// (nil on success), closes its done, and f's after the last.
+func (f *fetch) finish(p *piece, err error) {
 	if err != nil {
+		p.err = fmt.Errorf("reading bytes %d to %d for %s: %w", p.Start, p.End, f.columns(p.ByteRange), err)
 		f.mu.Lock()
 		if f.err == nil {
-			f.err = fmt.Errorf("reading bytes %d to %d for %s: %w", p.Start, p.End, f.columns(p), err)
+			f.err = p.err
 		}
 		f.mu.Unlock()
 	}
+	close(p.done)
 	if f.left.Add(-1) == 0 {
 		close(f.done)
+	}
+	if f.notify != nil {
+		select {
+		case f.notify <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -220,6 +259,55 @@ func (r *File) wait(ctx context.Context, f *fetch) error {
 	}
 }
 
+// waitRange returns once the requests of f that read bytes of w have all
+// returned, with the first one's error, or when ctx is done, with ctx's
+// error; the time blocked counts as waiting in the File's IOStats.
+func (r *File) waitRange(ctx context.Context, f *fetch, w pageindex.ByteRange) error {
+	for p := range f.overlapping(w) {
+		select {
+		case <-p.done:
+		default:
+			start := time.Now()
+			select {
+			case <-p.done:
+			case <-ctx.Done():
+			}
+			r.io.waited(start)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if p.err != nil {
+			return p.err
+		}
+	}
+	return nil
+}
+
+// rangeIn reports whether the requests of f that read bytes of w have all
+// returned.
+func (f *fetch) rangeIn(w pageindex.ByteRange) bool {
+	for p := range f.overlapping(w) {
+		select {
+		case <-p.done:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// overlapping yields the pieces of f that read any byte of w.
+func (f *fetch) overlapping(w pageindex.ByteRange) iter.Seq[*piece] {
+	return func(yield func(*piece) bool) {
+		for i := range f.pieces {
+			if p := &f.pieces[i]; p.Start < w.End && p.End > w.Start && !yield(p) {
+				return
+			}
+		}
+	}
+}
+
 // complete reports whether every request of f has returned, so that its
 // buffer may go back to the pool.
 func (f *fetch) complete() bool {
@@ -237,7 +325,9 @@ func (f *fetch) bytesOf(w pageindex.ByteRange) []byte {
 }
 
 // readRanges reads every range of want, merging and splitting them into
-// requests as the planner does (one after another for local files), and
+// requests as the planner does (one after another for local files; a plan
+// of fewer bytes than Concurrency requests of RangeLimit in requests of
+// spreadLimit), and
 // returns each range's bytes (slices of the merged buffers). Its bytes
 // count as used in the File's IOStats.
 //
@@ -264,12 +354,14 @@ func (r *File) readRanges(ctx context.Context, want []wanted, bufs *[][]byte) ([
 		return out, nil
 	}
 	fetches := make([]*fetch, len(spans))
+	limit := r.spreadLimit(spans)
+	cut := func(s span) []pageindex.ByteRange { return pieces(s.Start, s.End, limit) }
 	for s := range spans {
 		if err := ctx.Err(); err != nil {
 			r.putComplete(fetches[:s])
 			return nil, err
 		}
-		fetches[s] = r.start(ctx, spans[s], r.ChunkReads)
+		fetches[s] = r.start(ctx, spans[s], r.ChunkReads, cut, nil)
 	}
 	var err error
 	for _, f := range fetches {

@@ -20,6 +20,10 @@ type IOStats struct {
 type ioCounters struct {
 	requests, fetched, used, wait atomic.Int64
 	buffered, peak                atomic.Int64
+	// rtt is the shortest time a request to the source took, in
+	// nanoseconds (0 before the first): about one round trip, which
+	// sizes the first requests of a read fetched ahead (ramp.go).
+	rtt atomic.Int64
 }
 
 // stats returns the counters' current values.
@@ -35,6 +39,13 @@ func (c *ioCounters) stats() IOStats {
 
 // waited adds the time since start to the time spent waiting for bytes.
 func (c *ioCounters) waited(start time.Time) { c.wait.Add(int64(time.Since(start))) }
+
+// timed notes the time since start that a request took.
+func (c *ioCounters) timed(start time.Time) {
+	d := int64(max(time.Since(start), 1))
+	for p := c.rtt.Load(); (p == 0 || d < p) && !c.rtt.CompareAndSwap(p, d); p = c.rtt.Load() {
+	}
+}
 
 // buffer adds n (negative to take away) to the bytes fetched ahead and
 // not yet released, keeping the peak.
@@ -60,6 +71,7 @@ func (s countedSource) ReadAt(p []byte, off int64) (int, error) {
 	start := time.Now()
 	n, err := s.src.ReadAt(p, off)
 	s.c.waited(start)
+	s.c.timed(start)
 	s.c.requests.Add(1)
 	s.c.fetched.Add(int64(n))
 	return n, err

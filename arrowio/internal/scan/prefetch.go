@@ -3,8 +3,12 @@ package scan
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/quiverio/quiver/arrowio/internal/colread"
+	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
 // prefetcher fetches the projected chunks of the row groups one read
@@ -14,15 +18,17 @@ import (
 // requests (up to the File's Concurrency in flight) as long as the bytes
 // fetched and not yet released stay within PrefetchBytes; a row group
 // whose projection is larger than that is fetched only when nothing else
-// is held. Decoding a group
-// waits for its own spans alone, so row group k decodes while k+1... are
-// fetched, and releasing a group (Group.Release) frees its bytes for the
-// groups after it.
+// is held. Decoding a column waits for the requests that read its own
+// chunks alone, so a row group's columns decode as their bytes arrive
+// while the rest of the group, and groups k+1..., are fetched; releasing
+// a group (Group.Release) frees its bytes for the groups after it once
+// its requests have all returned.
 type prefetcher struct {
 	r      *File
 	ctx    context.Context
 	cancel context.CancelFunc
 	groups []*plannedGroup // in the order the read opens them
+	ramp   *ramp           // sizes run's requests
 	exited chan struct{}   // closed when run returns
 	freed  chan struct{}   // signalled when held bytes are released
 
@@ -35,7 +41,8 @@ type prefetcher struct {
 // launched are written by run before it closes launched.
 type plannedGroup struct {
 	gi       int
-	taken    bool // by open or stop, under prefetcher.mu
+	taken    bool          // by open or stop, under prefetcher.mu
+	notify   chan struct{} // signalled as each request of fetches returns
 	launched chan struct{}
 	lg       *locatedGroup
 	err      error // locating the group, or starting its fetches
@@ -53,10 +60,11 @@ func (r *File) newPrefetcher(ctx context.Context, groups []int) *prefetcher {
 	if r.filter != nil || r.ChunkReads || r.mapped != nil {
 		return nil
 	}
-	pf := &prefetcher{r: r, exited: make(chan struct{}), freed: make(chan struct{}, 1)}
+	pf := &prefetcher{r: r, exited: make(chan struct{}), freed: make(chan struct{}, 1),
+		ramp: newRamp(time.Duration(r.io.rtt.Load()), r.Options.IO.RangeLimit)}
 	pf.ctx, pf.cancel = context.WithCancel(ctx)
 	for _, gi := range groups {
-		pf.groups = append(pf.groups, &plannedGroup{gi: gi, launched: make(chan struct{})})
+		pf.groups = append(pf.groups, &plannedGroup{gi: gi, launched: make(chan struct{}), notify: make(chan struct{}, 1)})
 	}
 	r.active.Add(1)
 	go func() {
@@ -89,7 +97,7 @@ func (pf *prefetcher) run() {
 					break
 				}
 				pg.held += n
-				pg.fetches = append(pg.fetches, r.start(pf.ctx, s, false))
+				pg.fetches = append(pg.fetches, r.start(pf.ctx, s, false, pf.ramp.cut, pg.notify))
 			}
 		}
 		close(pg.launched)
@@ -134,8 +142,9 @@ func (pf *prefetcher) release(n int64) {
 	}
 }
 
-// open returns the group at position pos of the read once its bytes are
-// in, with its readers ready; its Release frees the bytes.
+// open returns the group at position pos of the read once its fetches
+// have started: each column's reader opens when the bytes of its own
+// chunks are in (see arriving), and the group's Release frees the bytes.
 func (pf *prefetcher) open(pos int) (*Group, error) {
 	pg := pf.groups[pos]
 	pf.mu.Lock()
@@ -149,30 +158,15 @@ func (pf *prefetcher) open(pos int) (*Group, error) {
 		pf.drop(pg)
 		return nil, err
 	}
-	r := pf.r
-	for _, f := range pg.fetches {
-		if err := r.wait(pf.ctx, f); err != nil {
-			pf.drop(pg)
-			return nil, fmt.Errorf("row group %d: %w", pg.gi, err)
-		}
-	}
-	lg := pg.lg
+	r, lg := pf.r, pg.lg
 	for k := range lg.chunks {
 		r.io.used.Add(lg.spans[k].End - lg.spans[k].Start)
-		lg.chunks[k].Data = pg.fetches[pg.of[k]].bytesOf(lg.spans[k])
 	}
 	g := r.newGroup(lg)
-	for _, f := range pg.fetches {
-		if !f.suffix {
-			g.Buffers = append(g.Buffers, f.buf)
-		}
-	}
-	held := pg.held
-	g.done = func() { pf.release(held) }
-	if err := r.openReaders(g, lg); err != nil {
-		g.Release()
-		return nil, err
-	}
+	g.Readers = make([]colread.Reader, len(r.Cols))
+	g.arriving = newArriving(r, pf.ctx, lg, pg.fetches, pg.of, pg.notify)
+	fetches, held := pg.fetches, pg.held
+	g.done = func() { pf.giveBack(fetches, held) }
 	return g, nil
 }
 
@@ -207,9 +201,35 @@ func (pf *prefetcher) drop(pg *plannedGroup) {
 	default:
 		return // run has not reached it: nothing is held
 	}
-	pf.r.putComplete(pg.fetches)
-	pf.release(pg.held)
+	pf.giveBack(pg.fetches, pg.held)
 	pg.fetches, pg.held = nil, 0
+}
+
+// giveBack hands the buffers of fetches back to the pool and their n held
+// bytes back to the budget once all their requests have returned: at once
+// when they have, or else on a goroutine that waits for them (as Close
+// does), so that bytes still in flight count against PrefetchBytes.
+func (pf *prefetcher) giveBack(fetches []*fetch, n int64) {
+	put := func() {
+		for _, f := range fetches {
+			if !f.suffix {
+				arrowmem.PutBytes(f.buf)
+			}
+		}
+		pf.release(n)
+	}
+	if !slices.ContainsFunc(fetches, func(f *fetch) bool { return !f.complete() }) {
+		put()
+		return
+	}
+	pf.r.active.Add(1)
+	go func() {
+		defer pf.r.active.Done()
+		for _, f := range fetches {
+			<-f.done
+		}
+		put()
+	}()
 }
 
 // stop ends the read: requests not yet started are not, waiting ends, and

@@ -56,6 +56,10 @@ type Group struct {
 	// slices from pos on; nil without a filter.
 	filtered arrow.RecordBatch
 	pos      int64
+	// arriving, for a group whose chunks a prefetcher fetches, holds
+	// them while their bytes come in; its columns' Readers stay nil until
+	// load opens them.
+	arriving *arriving
 	// done, for a group whose chunks a prefetcher fetched, gives their
 	// bytes back to its budget on Release.
 	done func()
@@ -77,7 +81,7 @@ func (g *Group) Release() {
 	if g.done != nil {
 		g.done()
 	}
-	g.Buffers, g.Readers, g.flat, g.filtered, g.done = nil, nil, nil, nil, nil
+	g.Buffers, g.Readers, g.flat, g.filtered, g.done, g.arriving = nil, nil, nil, nil, nil, nil
 }
 
 // OpenGroup reads the projected column chunks of row group i, coalescing
@@ -174,7 +178,15 @@ func (r *File) openReaders(g *Group, lg *locatedGroup) error {
 // whose values need no decoding (colread.LeafReader.ReadsFromFile)
 // instead reads its chunk page by page as it decodes, its values straight
 // into their Arrow buffer.
+//
+// For a group a prefetcher fetches, load waits for the bytes of column c's
+// own chunks and opens its reader over them.
 func (g *Group) load(c int) error {
+	if g.arriving != nil && g.Readers[c] == nil {
+		l, err := g.arriving.open(c)
+		g.Readers[c] = l
+		return err
+	}
 	if g.Pending == nil || g.Pending[c] == nil {
 		return nil
 	}
@@ -199,7 +211,8 @@ func (g *Group) load(c int) error {
 }
 
 // Read decodes the next n rows of every projected column, on up to
-// parallelism goroutines, into a record batch.
+// parallelism goroutines, into a record batch; the columns of a group a
+// prefetcher fetches start decoding in the order their bytes arrive.
 func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch, error) {
 	if g.filtered != nil {
 		return g.readFiltered(n)
@@ -223,9 +236,7 @@ func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 		})
 	}
 	if parallelism <= 1 || len(g.Readers) == 1 {
-		for c := range g.Readers {
-			work(c)
-		}
+		g.inArrivalOrder(ctx, work)
 	} else {
 		next := make(chan int)
 		var wg sync.WaitGroup
@@ -236,9 +247,7 @@ func (g *Group) Read(ctx context.Context, n, parallelism int) (arrow.RecordBatch
 				}
 			})
 		}
-		for c := range g.Readers {
-			next <- c
-		}
+		g.inArrivalOrder(ctx, func(c int) { next <- c })
 		close(next)
 		wg.Wait()
 	}
