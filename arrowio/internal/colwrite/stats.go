@@ -276,25 +276,66 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 		return
 	}
 	// Track the bounds as positions in data; copy once at the end. Most
-	// values fall strictly between the bounds by their first 8 bytes alone.
-	lo, hi := data[offs[0]:offs[1]], data[offs[0]:offs[1]]
-	loKey := prefixKey(data, int(offs[0]), len(lo))
-	hiKey := loKey
+	// values fall strictly between the bounds by the 8 bytes after the
+	// prefix the bounds share alone (URLs and keys share theirs).
+	var b prefixBounds
+	b.set(data, int(offs[0]), int(offs[1]), int(offs[0]), int(offs[1]))
 	for i := 1; i < len(offs)-1; i++ {
 		at, end := int(offs[i]), int(offs[i+1])
-		k := prefixKey(data, at, end-at)
-		if k > loKey && k < hiKey {
+		if b.inside(data, at, end) {
 			continue
 		}
-		v := data[at:end]
-		if k < loKey || k == loKey && lessBytes(v, lo) {
-			lo, loKey = v, k
-		} else if k > hiKey || k == hiKey && lessBytes(hi, v) {
-			hi, hiKey = v, k
+		v, lo, hi := data[at:end], data[b.lo:b.loEnd], data[b.hi:b.hiEnd]
+		if lessBytes(v, lo) {
+			b.set(data, at, end, b.hi, b.hiEnd)
+		} else if lessBytes(hi, v) {
+			b.set(data, b.lo, b.loEnd, at, end)
 		}
 	}
-	s.add(lo, order)
-	s.add(hi, order)
+	s.add(data[b.lo:b.loEnd], order)
+	s.add(data[b.hi:b.hiEnd], order)
+}
+
+// prefixBounds are the bounds of unsigned byte strings, data[lo:loEnd]
+// and data[hi:hiEnd], with the prefix they share (n bytes) and the
+// prefixKey of the bytes after it in each.
+type prefixBounds struct {
+	lo, loEnd, hi, hiEnd int
+	n                    int
+	loKey, hiKey         uint64
+}
+
+// set makes data[lo:loEnd] and data[hi:hiEnd] the bounds.
+func (b *prefixBounds) set(data []byte, lo, loEnd, hi, hiEnd int) {
+	b.lo, b.loEnd, b.hi, b.hiEnd = lo, loEnd, hi, hiEnd
+	b.n = commonPrefix(data[lo:loEnd], data[hi:hiEnd])
+	b.loKey = prefixKey(data, lo+b.n, loEnd-lo-b.n)
+	b.hiKey = prefixKey(data, hi+b.n, hiEnd-hi-b.n)
+}
+
+// inside reports whether data[at:end] sorts strictly between the bounds
+// by the prefix they share and the 8 bytes after it; false says nothing.
+// A value between the bounds has their prefix, and the keys of two values
+// of one prefix order them whenever they differ.
+func (b *prefixBounds) inside(data []byte, at, end int) bool {
+	if end-at < b.n || string(data[at:at+b.n]) != string(data[b.lo:b.lo+b.n]) {
+		return false
+	}
+	k := prefixKey(data, at+b.n, end-at-b.n)
+	return k > b.loKey && k < b.hiKey
+}
+
+// commonPrefix returns the length of the prefix a and b share.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // addFixed widens s to cover the width-byte values of data, tracking the
