@@ -501,44 +501,60 @@ func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
 	}
 }
 
-// TestDictionaryStopsPaying writes a column of distinct keys and one of
-// few values with dictionary encoding on and small pages: the distinct
-// keys fall back to PLAIN after their first page (whose dictionary holds
-// only that page's values), the repeated values stay dictionary-encoded,
-// and both read back.
+// TestDictionaryStopsPaying writes columns of distinct keys (int64,
+// string, fixed-size binary) and one of few values with dictionary
+// encoding on, with small pages (the keys' dictionary is judged at the
+// end of the first page) and the default ones (judged after 16k values,
+// when nearly all were new to it, long before the page ends): the
+// distinct keys drop their dictionary for the whole chunk, whose pages,
+// the first included, are PLAIN with no dictionary page, the repeated
+// values stay dictionary-encoded, and all read back.
 func TestDictionaryStopsPaying(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	const n = 50_000
 	keys, small := array.NewInt64Builder(mem), array.NewInt64Builder(mem)
+	skeys := array.NewStringBuilder(mem)
+	fkeys := array.NewFixedSizeBinaryBuilder(mem, &arrow.FixedSizeBinaryType{ByteWidth: 6})
 	defer keys.Release()
 	defer small.Release()
+	defer skeys.Release()
+	defer fkeys.Release()
 	for i := range n {
 		keys.Append(int64(i) * 7919)
 		small.Append(int64(i % 5))
+		skeys.Append(fmt.Sprintf("https://example.com/item/%d", i*7919))
+		fkeys.Append(fmt.Appendf(nil, "%06d", i))
 	}
-	fields := []arrow.Field{{Name: "key", Type: arrow.PrimitiveTypes.Int64}, {Name: "small", Type: arrow.PrimitiveTypes.Int64}}
-	cols := []arrow.Array{keys.NewArray(), small.NewArray()}
+	fields := []arrow.Field{{Name: "key", Type: arrow.PrimitiveTypes.Int64}, {Name: "skey", Type: arrow.BinaryTypes.String},
+		{Name: "fkey", Type: fkeys.Type()}, {Name: "small", Type: arrow.PrimitiveTypes.Int64}}
+	cols := []arrow.Array{keys.NewArray(), skeys.NewArray(), fkeys.NewArray(), small.NewArray()}
 	defer releaseAll(cols)
-	buf := roundTrip(t, mem, arrowio.WriteOptions{DataPageSize: 8 << 10}, fields, cols)
-	r := pqMetadata(t, buf)
-	defer r.Close()
-	for i, wantPlain := range []bool{true, false} {
-		cc, err := r.MetaData().RowGroup(0).ColumnChunk(i)
-		if err != nil {
-			t.Fatal(err)
+	plainSize := []int64{8 * n, int64(len(cols[1].(*array.String).ValueBytes()) + 4*n), 6 * n}
+	for _, pageSize := range []int{8 << 10, 0} {
+		buf := roundTrip(t, mem, arrowio.WriteOptions{DataPageSize: pageSize}, fields, cols)
+		r := pqMetadata(t, buf)
+		for i, f := range fields {
+			cc, err := r.MetaData().RowGroup(0).ColumnChunk(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			distinct := i < len(plainSize)
+			var plain, dict bool
+			for _, st := range cc.EncodingStats() {
+				plain = plain || st.PageType.String() == "DATA_PAGE" && st.Encoding == parquet.Encodings.Plain
+				dict = dict || st.Encoding == parquet.Encodings.RLEDict
+			}
+			if plain != distinct || dict == distinct || cc.HasDictionaryPage() == distinct {
+				t.Errorf("page size %d, column %s: PLAIN pages %v, dictionary-encoded pages %v, dictionary page %v (%v)",
+					pageSize, f.Name, plain, dict, cc.HasDictionaryPage(), cc.EncodingStats())
+			}
+			// No page of the keys holds indices beside a dictionary page
+			// holding their values: the chunk is about PLAIN's size.
+			if size := cc.TotalUncompressedSize(); distinct && size > plainSize[i]+n/8 {
+				t.Errorf("page size %d: distinct %s take %d bytes uncompressed, want about PLAIN's %d", pageSize, f.Name, size, plainSize[i])
+			}
 		}
-		plainPages := false
-		for _, st := range cc.EncodingStats() {
-			plainPages = plainPages || st.PageType.String() == "DATA_PAGE" && st.Encoding == parquet.Encodings.Plain
-		}
-		if plainPages != wantPlain {
-			t.Errorf("column %s: PLAIN data pages %v, want %v (%v)", fields[i].Name, plainPages, wantPlain, cc.EncodingStats())
-		}
-		// The keys' dictionary stopped at its first page: the chunk is
-		// about PLAIN's size, not the dictionary's plus indices.
-		if size := cc.TotalUncompressedSize(); i == 0 && size > 8*n+n/2 {
-			t.Errorf("distinct keys take %d bytes uncompressed, want about PLAIN's %d", size, 8*n)
-		}
+		r.Close()
 	}
 }
