@@ -37,6 +37,7 @@ type BloomFilterOptions = colwrite.BloomFilterOptions
 const (
 	DefaultDataPageSize            = 1 << 20
 	DefaultDictionaryPageSizeLimit = 1 << 20
+	DefaultDataPageRows            = 20_000
 	DefaultMaxRowGroupRows         = 64 << 20
 	DefaultMaxRowGroupBytes        = 128 << 20
 	DefaultStatisticsTruncate      = 64
@@ -90,7 +91,14 @@ type WriteOptions struct {
 	// levels and values before compression (0: DefaultDataPageSize). Pages
 	// are cut between batches of at most 1024 rows, so they may run over.
 	DataPageSize int
-	// DataPageRows caps the rows of a data page (0: no cap).
+	// DataPageRows caps the rows of a data page (0: DefaultDataPageRows,
+	// or no cap with ContentDefinedChunking, whose cuts a row count would
+	// move; negative: no cap). The default is parquet-java's and
+	// arrow-rs's: without it a page of dictionary indices into a few
+	// values holds millions of rows, kept as 4-byte indices until the
+	// page is written (a 1,000-column table of 100k rows held each
+	// column's chunk so until the row group was written), and the page
+	// index can skip no part of it.
 	DataPageRows int
 	// MaxRowGroupRows caps the rows of a row group: the row group being
 	// filled is written out when it reaches it, wherever the batches
@@ -199,6 +207,18 @@ type ColumnOptions struct {
 	BloomFilter *BloomFilterOptions
 }
 
+// pageRows returns the row cap of a data page, 0 for none (see
+// DataPageRows).
+func (o *WriteOptions) pageRows() int {
+	switch {
+	case o.DataPageRows > 0:
+		return o.DataPageRows
+	case o.DataPageRows < 0 || o.ContentDefinedChunking != nil:
+		return 0
+	}
+	return DefaultDataPageRows
+}
+
 // resolve returns the settings of leaf n from o, checking the codec, level
 // and encoding against the leaf's physical type.
 func (o *WriteOptions) resolve(n *footer.Node) (colwrite.Settings, error) {
@@ -212,7 +232,7 @@ func (o *WriteOptions) resolve(n *footer.Node) (colwrite.Settings, error) {
 		PageStats:   o.PageStatistics && !o.DisableStatistics,
 		Truncate:    o.StatisticsTruncate,
 		PageSize:    positiveOr(o.DataPageSize, DefaultDataPageSize),
-		PageRows:    max(o.DataPageRows, 0),
+		PageRows:    o.pageRows(),
 		PageVersion: o.PageVersion,
 		CRC:         !o.DisableCRC,
 		PageIndex:   !o.DisablePageIndex,
