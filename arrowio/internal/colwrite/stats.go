@@ -282,8 +282,18 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 	b.set(data, int(offs[0]), int(offs[1]), int(offs[0]), int(offs[1]))
 	for i := 1; i < len(offs)-1; i++ {
 		at, end := int(offs[i]), int(offs[i+1])
-		if b.inside(data, at, end) {
-			continue
+		if b.hasPrefix(data, at, end) {
+			// Keys that differ order the values of one prefix.
+			switch k := prefixKey(data, at+b.n, end-at-b.n); {
+			case k > b.loKey && k < b.hiKey:
+				continue
+			case k < b.loKey:
+				b.set(data, at, end, b.hi, b.hiEnd)
+				continue
+			case k > b.hiKey:
+				b.set(data, b.lo, b.loEnd, at, end)
+				continue
+			}
 		}
 		v, lo, hi := data[at:end], data[b.lo:b.loEnd], data[b.hi:b.hiEnd]
 		if lessBytes(v, lo) {
@@ -297,11 +307,14 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 }
 
 // prefixBounds are the bounds of unsigned byte strings, data[lo:loEnd]
-// and data[hi:hiEnd], with the prefix they share (n bytes) and the
-// prefixKey of the bytes after it in each.
+// and data[hi:hiEnd], with the prefix they share (n bytes; head is the
+// prefixKey of its first 8) and the prefixKey of the bytes after it in
+// each. A value between the bounds has their prefix, and the keys of two
+// values of one prefix order them whenever they differ.
 type prefixBounds struct {
 	lo, loEnd, hi, hiEnd int
 	n                    int
+	head                 uint64
 	loKey, hiKey         uint64
 }
 
@@ -309,20 +322,17 @@ type prefixBounds struct {
 func (b *prefixBounds) set(data []byte, lo, loEnd, hi, hiEnd int) {
 	b.lo, b.loEnd, b.hi, b.hiEnd = lo, loEnd, hi, hiEnd
 	b.n = commonPrefix(data[lo:loEnd], data[hi:hiEnd])
+	b.head = prefixKey(data, lo, min(b.n, 8))
 	b.loKey = prefixKey(data, lo+b.n, loEnd-lo-b.n)
 	b.hiKey = prefixKey(data, hi+b.n, hiEnd-hi-b.n)
 }
 
-// inside reports whether data[at:end] sorts strictly between the bounds
-// by the prefix they share and the 8 bytes after it; false says nothing.
-// A value between the bounds has their prefix, and the keys of two values
-// of one prefix order them whenever they differ.
-func (b *prefixBounds) inside(data []byte, at, end int) bool {
-	if end-at < b.n || string(data[at:at+b.n]) != string(data[b.lo:b.lo+b.n]) {
+// hasPrefix reports whether data[at:end] begins with the bounds' prefix.
+func (b *prefixBounds) hasPrefix(data []byte, at, end int) bool {
+	if end-at < b.n || prefixKey(data, at, min(b.n, 8)) != b.head {
 		return false
 	}
-	k := prefixKey(data, at+b.n, end-at-b.n)
-	return k > b.loKey && k < b.hiKey
+	return b.n <= 8 || string(data[at+8:at+b.n]) == string(data[b.lo+8:b.lo+b.n])
 }
 
 // commonPrefix returns the length of the prefix a and b share.
