@@ -82,10 +82,11 @@ type WriteOptions struct {
 	// FastSnappy compresses SNAPPY pages with the faster of the two
 	// snappy encoders Quiver has, trying the other only on pages the fast
 	// one barely shrinks. By default a column's pages go to the encoder
-	// that compresses them better by 3% or more, as pqarrow's snappy
-	// does: text-heavy files come out 2-3% smaller than with FastSnappy
-	// (bench lineitem: 114.1 vs 117.2 MB), and take 15-25% more time to
-	// write (bench lineitem and strings, dictionary and snappy, one core).
+	// that compresses them better by 3% or more (6% on pages the fast one
+	// barely shrinks, where the other is slowest; pqarrow's snappy uses
+	// the better one on every page): text-heavy files come out 2-3%
+	// smaller than with FastSnappy, and take 15-25% more time to write
+	// (bench lineitem and strings, dictionary and snappy, one core).
 	FastSnappy bool
 	// DataPageSize is the target size in bytes of a data page's encoded
 	// levels and values before compression (0: DefaultDataPageSize). Pages
