@@ -58,6 +58,9 @@ type valueWriter interface {
 	// appendIndices appends the page's dictionary indices as a
 	// dictionary-encoded page holds them (see appendIndices).
 	appendIndices(dst []byte) ([]byte, error)
+	// maxIndexBytes bounds the bytes appendIndices appends, for a
+	// dictionary of dictLen values.
+	maxIndexBytes(dictLen int) int
 	// undict turns the page's dictionary indices into the values they
 	// stand for, in the page of the non-dictionary encoding, and ends
 	// dictionary encoding: the chunk then has no dictionary page. Only the chunk's
@@ -107,6 +110,13 @@ func (e *pageEncoding) fallback() { e.dictOn = false }
 // section (see valueWriter).
 func (e *pageEncoding) appendIndices(dst []byte) ([]byte, error) {
 	return appendIndices(dst, e.idx)
+}
+
+// maxIndexBytes bounds the bytes appendIndices appends for a dictionary
+// of dictLen values: the width byte, then at most a byte more than the
+// bits of each group of eight indices (see kernels.MaxRLEEncodedLen).
+func (e *pageEncoding) maxIndexBytes(dictLen int) int {
+	return 1 + kernels.MaxRLEEncodedLen(len(e.idx), uint(bits.Len(uint(dictLen))))
 }
 
 // takeIndices returns the page's dictionary indices and switches the
@@ -460,12 +470,16 @@ func (c *Writer) judgeDict() error {
 		return nil
 	}
 	c.judged = true
+	values := c.levels - c.pageNulls
+	if c.dictPays(values, c.vals.maxIndexBytes(c.vals.dictLen())) {
+		return nil // without encoding the indices an extra time
+	}
 	idx, err := c.vals.appendIndices(c.packed[:0])
 	c.packed = idx
 	if err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
-	if !c.dictPays(c.levels-c.pageNulls, len(idx)) {
+	if !c.dictPays(values, len(idx)) {
 		c.vals.undict()
 	}
 	return nil
