@@ -293,6 +293,8 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 			case k > b.hiKey:
 				b.set(data, b.lo, b.loEnd, at, end)
 				continue
+			case b.equal(k, at, end):
+				continue
 			}
 		}
 		v, lo, hi := data[at:end], data[b.lo:b.loEnd], data[b.hi:b.hiEnd]
@@ -325,6 +327,18 @@ func (b *prefixBounds) set(data []byte, lo, loEnd, hi, hiEnd int) {
 	b.head = prefixKey(data, lo, min(b.n, 8))
 	b.loKey = prefixKey(data, lo+b.n, loEnd-lo-b.n)
 	b.hiKey = prefixKey(data, hi+b.n, hiEnd-hi-b.n)
+}
+
+// equal reports whether a value of the bounds' prefix, data[at:end] with
+// key k, is one of the bounds by its key and length alone: a key holds
+// all of a value's bytes after the prefix when they are at most 8. Short
+// codes hit a bound (the most frequent is often the least) many times.
+func (b *prefixBounds) equal(k uint64, at, end int) bool {
+	n := end - at
+	if n-b.n > 8 {
+		return false
+	}
+	return k == b.loKey && n == b.loEnd-b.lo || k == b.hiKey && n == b.hiEnd-b.hi
 }
 
 // hasPrefix reports whether data[at:end] begins with the bounds' prefix.
