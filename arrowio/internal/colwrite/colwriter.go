@@ -460,8 +460,9 @@ func (c *Writer) pageFull() bool {
 
 // judgeDict decides, once a chunk, whether its dictionary pays for itself
 // (dictPays) on the values of the chunk's first page so far: at the
-// page's end, or earlier when they look distinct (looksDistinct). When it
-// does not, the page goes on with the values themselves (undict) and the
+// page's end, or earlier when they look distinct (looksDistinct), and by
+// the exact bytes of the indices only where bounds on them do not decide.
+// When it does not, the page goes on with the values themselves (undict) and the
 // chunk has no dictionary page, as parquet-java's writer falls back on
 // its first page; writing the page as indices and then the dictionary
 // stored the page's values once and its indices besides.
@@ -471,8 +472,12 @@ func (c *Writer) judgeDict() error {
 	}
 	c.judged = true
 	values := c.levels - c.pageNulls
-	if c.dictPays(values, c.vals.maxIndexBytes(c.vals.dictLen())) {
+	switch {
+	case c.dictPays(values, c.vals.maxIndexBytes(c.vals.dictLen())):
 		return nil // without encoding the indices an extra time
+	case !c.dictPays(values, 0): // distinct values: the dictionary alone is their size
+		c.vals.undict()
+		return nil
 	}
 	idx, err := c.vals.appendIndices(c.packed[:0])
 	c.packed = idx
