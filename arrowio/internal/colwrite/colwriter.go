@@ -185,8 +185,8 @@ type Writer struct {
 	pageDefHist, pageRepHist, batchHist []int64
 
 	// The chunk being written.
-	DictPage     []byte // the dictionary page, header included, or empty
-	DataPages    []byte // the data pages, headers included
+	DictPage     PageBuffer // the dictionary page, header included, or empty
+	DataPages    PageBuffer // the data pages, headers included
 	dictChunk    bool   // the chunk began dictionary-encoded
 	numValues    int64
 	nulls        int64
@@ -248,7 +248,8 @@ func NewWriter(n *footer.Node, dt arrow.DataType, set Settings) (*Writer, error)
 
 // StartChunk begins a new column chunk.
 func (c *Writer) StartChunk() {
-	c.DictPage, c.DataPages = c.DictPage[:0], c.DataPages[:0]
+	c.DictPage.reset()
+	c.DataPages.reset()
 	c.dictChunk = c.set.Dictionary
 	c.numValues, c.nulls, c.uncompressed = 0, 0, 0
 	c.encStats = c.encStats[:0]
@@ -407,7 +408,7 @@ func (c *Writer) flushPage() error {
 		return err
 	}
 	st, hdrStats := c.pageStats()
-	pageStart := len(c.DataPages)
+	pageStart := c.DataPages.Len()
 	body, ls, err := c.appendLevels(c.body[:0])
 	if err != nil {
 		return err
@@ -602,15 +603,15 @@ func (c *Writer) writeDictPage() error {
 }
 
 // pageHeaderRoom is the room writePage reserves for a page header beside
-// the page, so that the header's append does not grow the chunk on its own
-// (a header with statistics may still need more).
+// the page, so that the header's append does not grow the segment on its
+// own (a header with statistics may still need more).
 const pageHeaderRoom = 64
 
 // writePage compresses body (after its first keep bytes, the levels of a
 // version 2 page), completes c.hdr and appends the header and page to
-// *dst. For a version 2 page (v2) whose values do not shrink, the values
+// dst. For a version 2 page (v2) whose values do not shrink, the values
 // are stored uncompressed and is_compressed says so.
-func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc footer.Encoding) error {
+func (c *Writer) writePage(dst *PageBuffer, body []byte, keep int, v2 bool, enc footer.Encoding) error {
 	if len(body) > math.MaxInt32 {
 		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.Path, len(body))
 	}
@@ -634,18 +635,20 @@ func (c *Writer) writePage(dst *[]byte, body []byte, keep int, v2 bool, enc foot
 	if len(out) > math.MaxInt32 {
 		return fmt.Errorf("%w: column %q: a compressed page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.Path, len(out))
 	}
+	seg := dst.open(pageHeaderRoom + len(out))
+	defer func() { dst.close(seg) }()
 	if c.Crypt != nil {
-		return c.writeEncryptedPage(dst, body, out, enc)
+		return c.writeEncryptedPage(&seg, body, out, enc)
 	}
 	c.hdr.UncompressedPageSize = int32(len(body))
 	c.hdr.CompressedPageSize = int32(len(out))
 	if c.set.CRC {
 		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(out)))
 	}
-	before := len(*dst)
-	*dst = footer.Marshal(growDoubling(*dst, pageHeaderRoom+len(out)), &c.hdr)
-	hdrLen := len(*dst) - before
-	*dst = append(*dst, out...)
+	before := len(seg)
+	seg = footer.Marshal(seg, &c.hdr)
+	hdrLen := len(seg) - before
+	seg = append(seg, out...)
 	c.uncompressed += int64(hdrLen + len(body))
 	c.countPage(c.hdr.Type, enc)
 	return nil
@@ -681,11 +684,11 @@ func (c *Writer) FinishChunk() (*footer.ColumnMetaData, error) {
 		Codec:                 c.set.Codec,
 		NumValues:             c.numValues,
 		TotalUncompressedSize: c.uncompressed,
-		TotalCompressedSize:   int64(len(c.DictPage) + len(c.DataPages)),
-		DataPageOffset:        int64(len(c.DictPage)),
+		TotalCompressedSize:   int64(c.DictPage.Len() + c.DataPages.Len()),
+		DataPageOffset:        int64(c.DictPage.Len()),
 		EncodingStats:         append([]footer.PageEncodingStats(nil), c.encStats...),
 	}
-	if len(c.DictPage) > 0 {
+	if c.DictPage.Len() > 0 {
 		md.DictionaryPageOffset = footer.Some(int64(0))
 	}
 	for _, s := range c.encStats {
