@@ -560,3 +560,54 @@ func TestDictionaryStopsPaying(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestDictionaryEncodedPageRows writes 50,000 rows of a column of few
+// values and one of distinct keys: by default the dictionary-encoded
+// pages hold at most DefaultDictionaryEncodedPageRows rows while the
+// keys' PLAIN pages are cut by size alone (one page here); with
+// DataPageRows negative no page is cut by rows, and with it set every
+// page is.
+func TestDictionaryEncodedPageRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const n = 50_000
+	keys, small := array.NewInt64Builder(mem), array.NewInt64Builder(mem)
+	defer keys.Release()
+	defer small.Release()
+	for i := range n {
+		keys.Append(int64(i) * 7919)
+		small.Append(int64(i % 5))
+	}
+	fields := []arrow.Field{{Name: "key", Type: arrow.PrimitiveTypes.Int64}, {Name: "small", Type: arrow.PrimitiveTypes.Int64}}
+	cols := []arrow.Array{keys.NewArray(), small.NewArray()}
+	defer releaseAll(cols)
+	d := arrowio.DefaultDictionaryEncodedPageRows
+	for _, c := range []struct {
+		rows       int
+		key, small []int64 // first rows of the pages
+	}{
+		{0, []int64{0}, []int64{0, int64(d), int64(2 * d)}},
+		{-1, []int64{0}, []int64{0}},
+		{30_000, []int64{0, 30_000}, []int64{0, 30_000}},
+	} {
+		buf := roundTrip(t, mem, arrowio.WriteOptions{DataPageRows: c.rows}, fields, cols)
+		rd, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string][]int64{"key": c.key, "small": c.small} {
+			_, oi, err := rd.PageIndex(0, name)
+			if err != nil || oi == nil {
+				t.Fatalf("DataPageRows %d: offset index of %s: %v", c.rows, name, err)
+			}
+			var got []int64
+			for _, p := range oi.PageLocations {
+				got = append(got, p.FirstRowIndex)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("DataPageRows %d, column %s: pages start at rows %v, want %v", c.rows, name, got, want)
+			}
+		}
+		rd.Close()
+	}
+}

@@ -187,7 +187,7 @@ type Writer struct {
 	// The chunk being written.
 	DictPage     PageBuffer // the dictionary page, header included, or empty
 	DataPages    PageBuffer // the data pages, headers included
-	dictChunk    bool   // the chunk began dictionary-encoded
+	dictChunk    bool       // the chunk began dictionary-encoded
 	numValues    int64
 	nulls        int64
 	uncompressed int64 // page headers and uncompressed page bytes
@@ -317,8 +317,9 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 	}
 	for i := 0; i < n; {
 		j := min(n, i+miniBatch-c.fill)
-		if c.set.PageRows > 0 {
-			j = min(j, i+c.set.PageRows-c.levels)
+		rows := c.pageRows()
+		if rows > 0 {
+			j = min(j, i+rows-c.levels)
 		}
 		if len(cuts) > 0 {
 			j = min(j, cuts[0])
@@ -340,7 +341,7 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		c.levels += j - i
 		c.pageNulls += j - i - nonNull
 		c.fill += j - i
-		rowsFull := c.set.PageRows > 0 && c.levels >= c.set.PageRows
+		rowsFull := rows > 0 && c.levels >= rows
 		cut := len(cuts) > 0 && cuts[0] == j // content-defined chunking ends the page here
 		if cut {
 			cuts = cuts[1:]
@@ -355,6 +356,16 @@ func (c *Writer) WriteFlat(arr arrow.Array, lo, hi int) error {
 		}
 	}
 	return nil
+}
+
+// pageRows returns the rows at which the page being filled is cut, 0 for
+// no limit: the page row limit, or while the page is dictionary-encoded,
+// the limit of such pages.
+func (c *Writer) pageRows() int {
+	if c.set.PageRows > 0 || c.vals.dictBytes() < 0 {
+		return c.set.PageRows
+	}
+	return c.set.DictPageRows
 }
 
 // endMiniBatch ends a mini-batch of a flat or nested leaf: it writes the
