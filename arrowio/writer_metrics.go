@@ -46,7 +46,8 @@ type ColumnMetrics struct {
 	CompressedBytes, UncompressedBytes int64
 	// Lower and Upper bound the leaf's values other than nulls and NaNs,
 	// PLAIN-encoded as Parquet statistics hold them (little-endian
-	// numbers, the bytes of BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values).
+	// numbers, the bytes of BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY values);
+	// [ColumnMetrics.IcebergBounds] gives them in Iceberg's form.
 	// Text keeps its first MetricsTruncateLength characters and other
 	// binary values their first MetricsTruncateLength bytes, as Iceberg
 	// truncates bounds; a truncated Upper has its last character or byte
@@ -54,6 +55,8 @@ type ColumnMetrics struct {
 	// bound is known: no values, statistics turned off for the leaf, a
 	// type without an order, or an Upper no truncation can give.
 	Lower, Upper []byte
+
+	leaf *footer.Node // the leaf's schema node, for IcebergBounds
 }
 
 // Column returns the metrics of the leaf with dotted path path, or nil.
@@ -120,7 +123,7 @@ func newLeafMetrics(cols []*colwrite.Writer, tree *footer.Schema) []leafMetrics 
 	out := make([]leafMetrics, len(cols))
 	for i, n := range tree.Leaves {
 		out[i] = leafMetrics{
-			ColumnMetrics: ColumnMetrics{Path: n.DottedPath(), FieldID: n.Element.FieldID},
+			ColumnMetrics: ColumnMetrics{Path: n.DottedPath(), FieldID: n.Element.FieldID, leaf: n},
 			floats:        n.Physical == footer.TypeFloat || n.Physical == footer.TypeDouble || n.Logical().Kind == footer.LogicalFloat16,
 			bounds:        colwrite.NewFileBounds(),
 		}

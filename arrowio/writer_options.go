@@ -54,6 +54,13 @@ const (
 // storage keeps the others. Each column chunk starts the hash afresh.
 // Sizes count the values' Arrow bytes and 2 bytes per level. The zero
 // value is Arrow's defaults.
+//
+// After an insert, the pages holding the new rows change, and so do the
+// pages after them until the chunker cuts where it cut before, which
+// Arrow's algorithm takes from no page to several to do. An insert also
+// moves the boundaries of the row groups after it, each of which starts
+// the hash, and its dictionaries, afresh: dedup works best within one
+// row group.
 type CDCOptions struct {
 	// MinChunkSize is the size below which a page is not cut
 	// (0: DefaultCDCMinChunkSize).
