@@ -61,6 +61,10 @@ type valueWriter interface {
 	// maxIndexBytes bounds the bytes appendIndices appends, for a
 	// dictionary of dictLen values.
 	maxIndexBytes(dictLen int) int
+	// keepIndices hands the page's flush the indices appendIndices
+	// appended, to write instead of encoding them again; they must stay
+	// unchanged until then.
+	keepIndices(encoded []byte)
 	// undict turns the page's dictionary indices into the values they
 	// stand for, in the page of the non-dictionary encoding, and ends
 	// dictionary encoding: the chunk then has no dictionary page. Only the chunk's
@@ -81,6 +85,9 @@ type pageEncoding struct {
 	fallbackEnc footer.Encoding
 	dictOn      bool
 	idx         []uint32 // the page's dictionary indices
+	// encoded is idx as appendIndices appends them, when judgeDict
+	// encoded them at the page's end; nil otherwise.
+	encoded []byte
 }
 
 // startChunk begins a chunk, dictionary-encoded when dict is set.
@@ -119,6 +126,9 @@ func (e *pageEncoding) maxIndexBytes(dictLen int) int {
 	return 1 + kernels.MaxRLEEncodedLen(len(e.idx), uint(bits.Len(uint(dictLen))))
 }
 
+// keepIndices sets the page's encoded indices (see valueWriter).
+func (e *pageEncoding) keepIndices(encoded []byte) { e.encoded = encoded }
+
 // takeIndices returns the page's dictionary indices and switches the
 // chunk to fallbackEnc, for a value writer's undict; the indices stay
 // valid until the next addIndices.
@@ -136,8 +146,13 @@ func (e *pageEncoding) takeIndices() []uint32 {
 // its page's values encoded with enc, after which the page is empty.
 func (e *pageEncoding) endPage(dst []byte, appendValues func(dst []byte, enc footer.Encoding) ([]byte, error)) ([]byte, footer.Encoding, error) {
 	if e.dictOn {
-		dst, err := appendIndices(dst, e.idx)
-		e.idx = e.idx[:0]
+		var err error
+		if e.encoded != nil {
+			dst = append(dst, e.encoded...)
+		} else {
+			dst, err = appendIndices(dst, e.idx)
+		}
+		e.idx, e.encoded = e.idx[:0], nil
 		return dst, footer.EncodingRLEDictionary, err
 	}
 	dst, err := appendValues(dst, e.fallbackEnc)
@@ -375,7 +390,7 @@ func (c *Writer) pageRows() int {
 func (c *Writer) endMiniBatch(full bool) error {
 	c.fill = 0
 	if c.looksDistinct() {
-		if err := c.judgeDict(); err != nil {
+		if err := c.judgeDict(false); err != nil {
 			return err
 		}
 		full = full || c.pageFull()
@@ -415,7 +430,7 @@ func (c *Writer) flushPage() error {
 	if c.levels == 0 {
 		return nil
 	}
-	if err := c.judgeDict(); err != nil {
+	if err := c.judgeDict(true); err != nil {
 		return err
 	}
 	st, hdrStats := c.pageStats()
@@ -473,12 +488,13 @@ func (c *Writer) pageFull() bool {
 // judgeDict decides, once a chunk, whether its dictionary pays for itself
 // (dictPays) on the values of the chunk's first page so far: at the
 // page's end, or earlier when they look distinct (looksDistinct), and by
-// the exact bytes of the indices only where bounds on them do not decide.
-// When it does not, the page goes on with the values themselves (undict) and the
+// the exact bytes of the indices only where bounds on them do not decide
+// (at the page's end, atEnd, the page then writes those bytes). When it
+// does not, the page goes on with the values themselves (undict) and the
 // chunk has no dictionary page, as parquet-java's writer falls back on
 // its first page; writing the page as indices and then the dictionary
 // stored the page's values once and its indices besides.
-func (c *Writer) judgeDict() error {
+func (c *Writer) judgeDict(atEnd bool) error {
 	if c.judged || c.vals.dictBytes() < 0 {
 		return nil
 	}
@@ -496,8 +512,11 @@ func (c *Writer) judgeDict() error {
 	if err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
-	if !c.dictPays(values, len(idx)) {
+	switch {
+	case !c.dictPays(values, len(idx)):
 		c.vals.undict()
+	case atEnd:
+		c.vals.keepIndices(idx)
 	}
 	return nil
 }

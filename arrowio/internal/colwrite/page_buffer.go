@@ -32,15 +32,13 @@ func (b *PageBuffer) open(n int) []byte {
 			return s
 		}
 	}
-	if b.used < len(b.segs) && cap(b.segs[b.used]) >= n {
+	switch {
+	case b.used == len(b.segs):
+		b.segs = append(b.segs, make([]byte, 0, max(n, b.n/2)))
+	case cap(b.segs[b.used]) >= n:
 		b.segs[b.used] = b.segs[b.used][:0]
-	} else {
-		s := make([]byte, 0, max(n, b.n/2))
-		if b.used < len(b.segs) {
-			b.segs[b.used] = s
-		} else {
-			b.segs = append(b.segs, s)
-		}
+	default: // a spare too small: doubled, as a chunk's size varies
+		b.segs[b.used] = make([]byte, 0, max(n, b.n/2, 2*cap(b.segs[b.used])))
 	}
 	b.used++
 	return b.segs[b.used-1]
