@@ -490,7 +490,7 @@ func TestVerifyCRCNamesPage(t *testing.T) {
 }
 
 // TestVerifyCRCNamesEncryptedPage flips the last stored byte of the second
-// data page of column "a" in files quiver writes encrypted (uniform key,
+// data page of column "b" (strings of few distinct values) in files quiver writes encrypted (uniform key,
 // page CRCs on, with and without a dictionary page first): with CRCs checked
 // the read fails with a *CorruptError naming that page's index within the
 // chunk and its file offset, which the OffsetIndex gives, and for
@@ -510,11 +510,11 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, oi, err := rd.PageIndex(0, "a")
-			md := rd.Metadata().RowGroups[0].Columns[0].MetaData
+			_, oi, err := rd.PageIndex(0, "b")
+			md := rd.Metadata().RowGroups[0].Columns[1].MetaData
 			rd.Close()
 			if err != nil || oi == nil || len(oi.PageLocations) < 3 {
-				t.Fatalf("%s: offset index of column a: %v", desc, err)
+				t.Fatalf("%s: offset index of column b: %v", desc, err)
 			}
 			badPage := 1 // the second data page, after the dictionary page if any
 			if _, ok := md.DictionaryPageOffset.Get(); ok {
@@ -530,7 +530,7 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 					continue // AES_GCM_CTR_V1 pages do not authenticate
 				}
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec, SkipCRC: !verify, Columns: []string{"a"}, Allocator: mem})
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: &m.dec, SkipCRC: !verify, Columns: []string{"b"}, Allocator: mem})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -540,8 +540,8 @@ func TestVerifyCRCNamesEncryptedPage(t *testing.T) {
 				switch {
 				case !errors.As(err, &ce):
 					t.Errorf("%s, CRCs checked %v: err = %v, want a *CorruptError", desc, verify, err)
-				case ce.Page != badPage || ce.Offset != loc.Offset || ce.Column != "a":
-					t.Errorf("%s, CRCs checked %v: CorruptError{Page: %d, Offset: %d, Column: %q}, want page %d at offset %d of column a",
+				case ce.Page != badPage || ce.Offset != loc.Offset || ce.Column != "b":
+					t.Errorf("%s, CRCs checked %v: CorruptError{Page: %d, Offset: %d, Column: %q}, want page %d at offset %d of column b",
 						desc, verify, ce.Page, ce.Offset, ce.Column, badPage, loc.Offset)
 				case verify && !strings.Contains(err.Error(), "CRC-32"):
 					t.Errorf("%s: %v is not a CRC mismatch", desc, err)

@@ -35,13 +35,14 @@ type BloomFilterOptions = colwrite.BloomFilterOptions
 
 // Defaults the [Writer] applies to zero-valued [WriteOptions] fields.
 const (
-	DefaultDataPageSize            = 1 << 20
-	DefaultDictionaryPageSizeLimit = 1 << 20
-	DefaultMaxRowGroupRows         = 64 << 20
-	DefaultMaxRowGroupBytes        = 128 << 20
-	DefaultStatisticsTruncate      = 64
-	DefaultCDCMinChunkSize         = 256 << 10
-	DefaultCDCMaxChunkSize         = 1 << 20
+	DefaultDataPageSize              = 1 << 20
+	DefaultDictionaryPageSizeLimit   = 1 << 20
+	DefaultDictionaryEncodedPageRows = 20_000
+	DefaultMaxRowGroupRows           = 64 << 20
+	DefaultMaxRowGroupBytes          = 128 << 20
+	DefaultStatisticsTruncate        = 64
+	DefaultCDCMinChunkSize           = 256 << 10
+	DefaultCDCMaxChunkSize           = 1 << 20
 )
 
 // CDCOptions turns on content-defined chunking
@@ -88,16 +89,28 @@ type WriteOptions struct {
 	// FastSnappy compresses SNAPPY pages with the faster of the two
 	// snappy encoders Quiver has, trying the other only on pages the fast
 	// one barely shrinks. By default a column's pages go to the encoder
-	// that compresses them better by 3% or more, as pqarrow's snappy
-	// does: text-heavy files come out 2-3% smaller than with FastSnappy
-	// (bench lineitem: 114.1 vs 117.2 MB), and take 15-25% more time to
-	// write (bench lineitem and strings, dictionary and snappy, one core).
+	// that compresses them better by 3% or more (6% on pages the fast one
+	// barely shrinks, where the other is slowest; pqarrow's snappy uses
+	// the better one on every page): text-heavy files come out 2-3%
+	// smaller than with FastSnappy, and take 15-25% more time to write
+	// (bench lineitem and strings, dictionary and snappy, one core).
 	FastSnappy bool
 	// DataPageSize is the target size in bytes of a data page's encoded
 	// levels and values before compression (0: DefaultDataPageSize). Pages
 	// are cut between batches of at most 1024 rows, so they may run over.
 	DataPageSize int
-	// DataPageRows caps the rows of a data page (0: no cap).
+	// DataPageRows caps the rows of a data page (0: no cap but on
+	// dictionary-encoded pages, which hold at most
+	// DefaultDictionaryEncodedPageRows, as parquet-java and arrow-rs cut
+	// every page; no cap at all when negative or with
+	// ContentDefinedChunking, whose cuts a row count would move). A page of
+	// indices into a few values reaches the page size only after millions
+	// of rows, held as 4-byte indices until it is written: a 1,000-column
+	// table of 100k rows held each column's chunk so until its row group
+	// was written, and the page index could skip no part of it. Other
+	// pages are held as their values, which the page size bounds, and
+	// compress better whole (BYTE_STREAM_SPLIT doubles with zstd: 7%
+	// larger in pages of 20,000).
 	DataPageRows int
 	// MaxRowGroupRows caps the rows of a row group: the row group being
 	// filled is written out when it reaches it, wherever the batches
@@ -206,23 +219,33 @@ type ColumnOptions struct {
 	BloomFilter *BloomFilterOptions
 }
 
+// dictPageRows returns the row cap of a dictionary-encoded data page
+// when DataPageRows leaves it to the default, 0 for none.
+func (o *WriteOptions) dictPageRows() int {
+	if o.DataPageRows != 0 || o.ContentDefinedChunking != nil {
+		return 0
+	}
+	return DefaultDictionaryEncodedPageRows
+}
+
 // resolve returns the settings of leaf n from o, checking the codec, level
 // and encoding against the leaf's physical type.
 func (o *WriteOptions) resolve(n *footer.Node) (colwrite.Settings, error) {
 	s := colwrite.Settings{
-		Codec:       o.Compression,
-		Level:       codec.DefaultLevel,
-		FastSnappy:  o.FastSnappy,
-		Dictionary:  !o.DisableDictionary,
-		DictLimit:   positiveOr(o.DictionaryPageSizeLimit, DefaultDictionaryPageSizeLimit),
-		Statistics:  !o.DisableStatistics,
-		PageStats:   o.PageStatistics && !o.DisableStatistics,
-		Truncate:    o.StatisticsTruncate,
-		PageSize:    positiveOr(o.DataPageSize, DefaultDataPageSize),
-		PageRows:    max(o.DataPageRows, 0),
-		PageVersion: o.PageVersion,
-		CRC:         !o.DisableCRC,
-		PageIndex:   !o.DisablePageIndex,
+		Codec:        o.Compression,
+		Level:        codec.DefaultLevel,
+		FastSnappy:   o.FastSnappy,
+		Dictionary:   !o.DisableDictionary,
+		DictLimit:    positiveOr(o.DictionaryPageSizeLimit, DefaultDictionaryPageSizeLimit),
+		Statistics:   !o.DisableStatistics,
+		PageStats:    o.PageStatistics && !o.DisableStatistics,
+		Truncate:     o.StatisticsTruncate,
+		PageSize:     positiveOr(o.DataPageSize, DefaultDataPageSize),
+		PageRows:     max(o.DataPageRows, 0),
+		DictPageRows: o.dictPageRows(),
+		PageVersion:  o.PageVersion,
+		CRC:          !o.DisableCRC,
+		PageIndex:    !o.DisablePageIndex,
 	}
 	if c := o.ContentDefinedChunking; c != nil {
 		s.CDC = &colwrite.CDCSettings{MinSize: c.MinChunkSize, MaxSize: c.MaxChunkSize, NormLevel: c.NormLevel}

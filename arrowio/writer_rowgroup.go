@@ -181,11 +181,12 @@ func (w *Writer) closeRowGroup() error {
 	var compressed int64
 	for i, c := range w.cols {
 		base := w.offset
-		if err := w.write(c.DictPage); err != nil {
-			return err
-		}
-		if err := w.write(c.DataPages); err != nil {
-			return err
+		for _, buf := range []*colwrite.PageBuffer{&c.DictPage, &c.DataPages} {
+			for _, seg := range buf.Segments() {
+				if err := w.write(seg); err != nil {
+					return err
+				}
+			}
 		}
 		md := mds[i]
 		colwrite.Place(md, base)
@@ -208,6 +209,6 @@ func (w *Writer) closeRowGroup() error {
 // is written.
 func (w *Writer) releaseBuffers() {
 	for _, c := range w.cols {
-		c.DictPage, c.DataPages = nil, nil
+		c.ReleaseBuffers()
 	}
 }

@@ -466,7 +466,9 @@ func TestWriterMetadata(t *testing.T) {
 
 // TestWriterAllocationsDoNotGrowWithRows checks that a warmed-up writer
 // allocates per row group and column (metadata, statistics), never per
-// value: a row group of 40 times the rows costs no more allocations.
+// value: a row group of 40 times the rows costs no more allocations. Pages
+// have no row cap here, so that the rows stay in one page per column
+// (each page's statistics and index entries are allocations of its own).
 func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -476,7 +478,7 @@ func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
 	defer big.Release()
 	small := big.NewSlice(0, big.NumRows()/40)
 	defer small.Release()
-	for _, opts := range []arrowio.WriteOptions{{Parallelism: 1}, {Parallelism: 1, DisableDictionary: true, Compression: footer.CodecSnappy, PageVersion: arrowio.PageV2}} {
+	for _, opts := range []arrowio.WriteOptions{{Parallelism: 1, DataPageRows: -1}, {Parallelism: 1, DataPageRows: -1, DisableDictionary: true, Compression: footer.CodecSnappy, PageVersion: arrowio.PageV2}} {
 		w, err := arrowio.NewWriter(io.Discard, big.Schema(), opts)
 		if err != nil {
 			t.Fatal(err)
@@ -501,12 +503,71 @@ func TestWriterAllocationsDoNotGrowWithRows(t *testing.T) {
 	}
 }
 
-// TestDictionaryStopsPaying writes a column of distinct keys and one of
-// few values with dictionary encoding on and small pages: the distinct
-// keys fall back to PLAIN after their first page (whose dictionary holds
-// only that page's values), the repeated values stay dictionary-encoded,
-// and both read back.
+// TestDictionaryStopsPaying writes columns of distinct keys (int64,
+// string, fixed-size binary) and one of few values with dictionary
+// encoding on, with small pages (the keys' dictionary is judged at the
+// end of the first page) and the default ones (judged after 16k values,
+// when nearly all were new to it, long before the page ends): the
+// distinct keys drop their dictionary for the whole chunk, whose pages,
+// the first included, are PLAIN with no dictionary page, the repeated
+// values stay dictionary-encoded, and all read back.
 func TestDictionaryStopsPaying(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const n = 50_000
+	keys, small := array.NewInt64Builder(mem), array.NewInt64Builder(mem)
+	skeys := array.NewStringBuilder(mem)
+	fkeys := array.NewFixedSizeBinaryBuilder(mem, &arrow.FixedSizeBinaryType{ByteWidth: 6})
+	defer keys.Release()
+	defer small.Release()
+	defer skeys.Release()
+	defer fkeys.Release()
+	for i := range n {
+		keys.Append(int64(i) * 7919)
+		small.Append(int64(i % 5))
+		skeys.Append(fmt.Sprintf("https://example.com/item/%d", i*7919))
+		fkeys.Append(fmt.Appendf(nil, "%06d", i))
+	}
+	fields := []arrow.Field{{Name: "key", Type: arrow.PrimitiveTypes.Int64}, {Name: "skey", Type: arrow.BinaryTypes.String},
+		{Name: "fkey", Type: fkeys.Type()}, {Name: "small", Type: arrow.PrimitiveTypes.Int64}}
+	cols := []arrow.Array{keys.NewArray(), skeys.NewArray(), fkeys.NewArray(), small.NewArray()}
+	defer releaseAll(cols)
+	plainSize := []int64{8 * n, int64(len(cols[1].(*array.String).ValueBytes()) + 4*n), 6 * n}
+	for _, pageSize := range []int{8 << 10, 0} {
+		buf := roundTrip(t, mem, arrowio.WriteOptions{DataPageSize: pageSize}, fields, cols)
+		r := pqMetadata(t, buf)
+		for i, f := range fields {
+			cc, err := r.MetaData().RowGroup(0).ColumnChunk(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			distinct := i < len(plainSize)
+			var plain, dict bool
+			for _, st := range cc.EncodingStats() {
+				plain = plain || st.PageType.String() == "DATA_PAGE" && st.Encoding == parquet.Encodings.Plain
+				dict = dict || st.Encoding == parquet.Encodings.RLEDict
+			}
+			if plain != distinct || dict == distinct || cc.HasDictionaryPage() == distinct {
+				t.Errorf("page size %d, column %s: PLAIN pages %v, dictionary-encoded pages %v, dictionary page %v (%v)",
+					pageSize, f.Name, plain, dict, cc.HasDictionaryPage(), cc.EncodingStats())
+			}
+			// No page of the keys holds indices beside a dictionary page
+			// holding their values: the chunk is about PLAIN's size.
+			if size := cc.TotalUncompressedSize(); distinct && size > plainSize[i]+n/8 {
+				t.Errorf("page size %d: distinct %s take %d bytes uncompressed, want about PLAIN's %d", pageSize, f.Name, size, plainSize[i])
+			}
+		}
+		r.Close()
+	}
+}
+
+// TestDictionaryEncodedPageRows writes 50,000 rows of a column of few
+// values and one of distinct keys: by default the dictionary-encoded
+// pages hold at most DefaultDictionaryEncodedPageRows rows while the
+// keys' PLAIN pages are cut by size alone (one page here); with
+// DataPageRows negative no page is cut by rows, and with it set every
+// page is.
+func TestDictionaryEncodedPageRows(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	const n = 50_000
@@ -520,25 +581,33 @@ func TestDictionaryStopsPaying(t *testing.T) {
 	fields := []arrow.Field{{Name: "key", Type: arrow.PrimitiveTypes.Int64}, {Name: "small", Type: arrow.PrimitiveTypes.Int64}}
 	cols := []arrow.Array{keys.NewArray(), small.NewArray()}
 	defer releaseAll(cols)
-	buf := roundTrip(t, mem, arrowio.WriteOptions{DataPageSize: 8 << 10}, fields, cols)
-	r := pqMetadata(t, buf)
-	defer r.Close()
-	for i, wantPlain := range []bool{true, false} {
-		cc, err := r.MetaData().RowGroup(0).ColumnChunk(i)
+	d := arrowio.DefaultDictionaryEncodedPageRows
+	for _, c := range []struct {
+		rows       int
+		key, small []int64 // first rows of the pages
+	}{
+		{0, []int64{0}, []int64{0, int64(d), int64(2 * d)}},
+		{-1, []int64{0}, []int64{0}},
+		{30_000, []int64{0, 30_000}, []int64{0, 30_000}},
+	} {
+		buf := roundTrip(t, mem, arrowio.WriteOptions{DataPageRows: c.rows}, fields, cols)
+		rd, err := arrowio.Open(bytes.NewReader(buf), int64(len(buf)), arrowio.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		plainPages := false
-		for _, st := range cc.EncodingStats() {
-			plainPages = plainPages || st.PageType.String() == "DATA_PAGE" && st.Encoding == parquet.Encodings.Plain
+		for name, want := range map[string][]int64{"key": c.key, "small": c.small} {
+			_, oi, err := rd.PageIndex(0, name)
+			if err != nil || oi == nil {
+				t.Fatalf("DataPageRows %d: offset index of %s: %v", c.rows, name, err)
+			}
+			var got []int64
+			for _, p := range oi.PageLocations {
+				got = append(got, p.FirstRowIndex)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("DataPageRows %d, column %s: pages start at rows %v, want %v", c.rows, name, got, want)
+			}
 		}
-		if plainPages != wantPlain {
-			t.Errorf("column %s: PLAIN data pages %v, want %v (%v)", fields[i].Name, plainPages, wantPlain, cc.EncodingStats())
-		}
-		// The keys' dictionary stopped at its first page: the chunk is
-		// about PLAIN's size, not the dictionary's plus indices.
-		if size := cc.TotalUncompressedSize(); i == 0 && size > 8*n+n/2 {
-			t.Errorf("distinct keys take %d bytes uncompressed, want about PLAIN's %d", size, 8*n)
-		}
+		rd.Close()
 	}
 }

@@ -9,12 +9,15 @@ import (
 	"time"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/internal/cputime"
 )
 
 // measure times op in a b.Loop and reports the metrics every benchmark of
 // this package carries: b.SetBytes(bytes) for MB/s of decoded data,
-// allocations, count/s of op's items under unit (rows/s, values/s) and
-// peak-heap-MB. op fails the benchmark by returning an error, or skips it
+// allocations, count/s of op's items under unit (rows/s, values/s),
+// peak-heap-MB and cpu-ns/op (the process's CPU time, which other
+// processes' load on a shared machine does not inflate as it does wall
+// time). op fails the benchmark by returning an error, or skips it
 // with one wrapping arrowio.ErrUnsupported (a quiver feature not there yet).
 func measure(b *testing.B, bytes, count int64, unit string, op func() error) {
 	b.Helper()
@@ -22,6 +25,7 @@ func measure(b *testing.B, bytes, count int64, unit string, op func() error) {
 	b.ReportAllocs()
 	peak := startHeapPeak()
 	defer peak.stop()
+	cpu, ok := cputime.Process()
 	for b.Loop() {
 		if err := op(); errors.Is(err, arrowio.ErrUnsupported) {
 			b.Skip(err)
@@ -29,6 +33,7 @@ func measure(b *testing.B, bytes, count int64, unit string, op func() error) {
 			b.Fatal(err)
 		}
 	}
+	cputime.Report(b, cpu, ok)
 	heap := peak.stop()
 	b.ReportMetric(float64(count)*float64(b.N)/b.Elapsed().Seconds(), unit)
 	b.ReportMetric(float64(heap)/1e6, "peak-heap-MB")

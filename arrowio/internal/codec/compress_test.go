@@ -237,8 +237,10 @@ func BenchmarkBlockEncoder(b *testing.B) {
 // TestSnappyChoice checks the per-column snappy encoder choice: pages of
 // int64 timestamps (which only the better encoder shrinks) switch the
 // column to it, and so do pages of text (which it shrinks several
-// percent more) unless the fast rule is asked for; random bytes keep it
-// on the plain encoder; every page decodes back.
+// percent more) unless the fast rule is asked for; random bytes, and
+// random hex strings (which the plain encoder barely shrinks and the
+// better one shrinks by less than a 16th more, slowly), keep it on the
+// plain encoder; every page decodes back.
 func TestSnappyChoice(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	// Microsecond times up to 2 s apart: the plain encoder finds nothing.
@@ -251,6 +253,15 @@ func TestSnappyChoice(t *testing.T) {
 	random := make([]byte, 64<<10)
 	for i := range random {
 		random[i] = byte(r.Uint32())
+	}
+	var hex []byte
+	for len(hex) < 64<<10 {
+		hex = binary.LittleEndian.AppendUint32(hex, 32)
+		hex = fmt.Appendf(hex, "%016x%016x", r.Uint64(), r.Uint64())
+	}
+	fast, better := len(s2.EncodeSnappy(nil, hex)), len(s2.EncodeSnappyBetter(nil, hex))
+	if fast <= len(hex)-len(hex)/8 || better >= fast-fast/32 || better < fast-fast/16 {
+		t.Fatalf("hex page of %d bytes: %d with the plain encoder, %d with the better one: not the case tested", len(hex), fast, better)
 	}
 	words := []string{"quick", "brown", "foxes", "sleep", "furiously", "among", "the", "final", "deposits", "ironic", "packages", "haggle"}
 	var text []byte
@@ -275,6 +286,7 @@ func TestSnappyChoice(t *testing.T) {
 		{"timestamps", stamps, false, true}, {"timestamps-fast", stamps, true, true},
 		{"text", text, false, true}, {"text-fast", text, true, false},
 		{"random", random, false, false}, {"random-fast", random, true, false},
+		{"hex", hex, false, false}, {"hex-fast", hex, true, false},
 	} {
 		var s codec.SnappyChoice
 		for page := range codec.SnappyRetry + 2 {

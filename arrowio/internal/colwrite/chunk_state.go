@@ -8,14 +8,14 @@ package colwrite
 // depends only on the values written to the chunk and ratio, not on how
 // the calls that wrote them split them.
 func (c *Writer) BufferedBytes(ratio float64) int64 {
-	written := int64(len(c.DictPage) + len(c.DataPages))
+	written := int64(c.DictPage.Len() + c.DataPages.Len())
 	pending := int64(c.vals.pageBytes())
 	if c.Nested {
 		pending += int64(c.levels / 4)
 	} else {
 		pending += int64(c.levels / 8)
 	}
-	if len(c.DictPage) == 0 {
+	if c.DictPage.Len() == 0 {
 		pending += int64(max(c.vals.dictBytes(), 0))
 	}
 	if c.uncompressed > 0 {

@@ -1,20 +1,18 @@
 package colwrite
 
 import (
-	"slices"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/quiverio/quiver/footer"
 )
 
-// reservePlain gives c.DataPages room, up front, for a chunk of arr[lo:hi] that
-// will be written PLAIN and uncompressed, whose size is then known from the
-// array: growing the buffer page by page instead copies the chunk about
-// once more and clears twice its size (a tenth of a plain write). Chunks
-// that compress or use a dictionary end up much smaller than their values,
-// so they grow as they go.
+// reservePlain gives c.DataPages room, up front, for a chunk of arr[lo:hi]
+// that will be written PLAIN and uncompressed, whose size is then known
+// from the array: the chunk then takes one segment of its size, where
+// segments opened page by page leave up to a third of theirs unused.
+// Chunks that compress or use a dictionary end up much smaller than their
+// values, so they grow as they go.
 func (c *Writer) reservePlain(arr arrow.Array, lo, hi int) {
 	if c.set.Codec != footer.CodecUncompressed || c.set.Dictionary || c.set.Encoding != footer.EncodingPlain || hi <= lo {
 		return
@@ -41,7 +39,5 @@ func (c *Writer) reservePlain(arr arrow.Array, lo, hi int) {
 	}
 	// Definition levels, page headers and the odd short page.
 	size += n/4 + 4096
-	if cap(c.DataPages)-len(c.DataPages) < size {
-		c.DataPages = slices.Grow(c.DataPages, size)
-	}
+	c.DataPages.reserve(size)
 }

@@ -1,8 +1,9 @@
 // Package colwrite encodes Arrow arrays into Parquet column chunks: one
 // Writer per leaf column chooses the encoding (dictionary with fallback to
-// the type's plain, delta, byte-stream-split or RLE encoding), cuts and
-// compresses pages, and gathers statistics, page-index entries and bloom
-// filter hashes as it goes. Pages are cut when their encoded values
+// the type's plain, delta, byte-stream-split or RLE encoding; a chunk
+// whose first page says the dictionary does not pay has none), cuts and
+// compresses pages into a PageBuffer, and gathers statistics, page-index
+// entries and bloom filter hashes as it goes. Pages are cut when their encoded values
 // reach the page size or row limit, and, with content-defined chunking
 // (Settings.CDC, cdc.go), where a rolling gear hash over the values and
 // levels says, so that an edit to a table changes only nearby pages.

@@ -128,6 +128,9 @@ func (w *boolWriter) dictLen() int { return 0 }
 
 func (w *boolWriter) dictBytes() int { return -1 }
 
+// undict has nothing to undo: a boolean chunk has no dictionary.
+func (w *boolWriter) undict() {}
+
 func (w *boolWriter) dictPage(dst []byte) ([]byte, int) { return dst, 0 }
 
 func (w *boolWriter) chunkStats(st *footer.Statistics) { w.chunk.encode(st) }

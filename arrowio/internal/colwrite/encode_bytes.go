@@ -2,6 +2,7 @@ package colwrite
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -150,6 +151,20 @@ func (w *bytesWriter[O]) compact(offs []O, data []byte, valid []byte, off int) (
 	}
 	w.coffs, w.cdata = d, buf
 	return d, buf
+}
+
+func (w *bytesWriter[O]) undict() {
+	idx := w.takeIndices()
+	n := 0
+	for _, i := range idx {
+		n += int(w.dict.lens[i])
+	}
+	w.poffs = slices.Grow(w.poffs, len(idx))
+	w.pdata = slices.Grow(w.pdata, n)
+	for _, i := range idx {
+		w.pdata = append(w.pdata, w.dict.value(i)...)
+		w.poffs = append(w.poffs, int64(len(w.pdata)))
+	}
 }
 
 func (w *bytesWriter[O]) pageBytes() int {

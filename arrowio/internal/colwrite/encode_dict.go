@@ -152,6 +152,12 @@ func (d *bytesDict) reset(prefixed bool) {
 // len returns the number of values.
 func (d *bytesDict) len() int { return len(d.starts) }
 
+// value returns the bytes of value i, without a length prefix.
+func (d *bytesDict) value(i uint32) []byte {
+	st := d.starts[i]
+	return d.plain[st : st+d.lens[i]]
+}
+
 // index returns the index of v, adding it when new.
 //
 // Values of up to 8 bytes (codes, flags, short decimals) are hashed as one

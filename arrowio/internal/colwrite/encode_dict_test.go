@@ -136,3 +136,31 @@ func TestFixedDict(t *testing.T) {
 		d.reset()
 	}
 }
+
+// TestMaxIndexBytes checks that maxIndexBytes bounds what appendIndices
+// writes, on pages of every mix of runs and scattered indices, so that a
+// dictionary it says pays would pay by the exact bytes too.
+func TestMaxIndexBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 500 {
+		dictLen := 1 + r.IntN(1<<uint(1+round%20))
+		var e pageEncoding
+		for len(e.idx) < 1+r.IntN(5000) {
+			v := uint32(r.IntN(dictLen))
+			run := 1
+			if r.IntN(3) == 0 {
+				run = 1 + r.IntN(40)
+			}
+			for range run {
+				e.idx = append(e.idx, v)
+			}
+		}
+		got, err := e.appendIndices(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bound := e.maxIndexBytes(dictLen); len(got) > bound {
+			t.Fatalf("round %d: %d indices into %d values took %d bytes, bound %d", round, len(e.idx), dictLen, len(got), bound)
+		}
+	}
+}

@@ -139,6 +139,15 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 	return nil
 }
 
+func (w *fixedWriter[T, U]) undict() {
+	vals := arrowmem.Cast[T](w.dict.values)
+	idx := w.takeIndices()
+	w.vals = slices.Grow(w.vals, len(idx))
+	for _, i := range idx {
+		w.vals = append(w.vals, vals[i])
+	}
+}
+
 func (w *fixedWriter[T, U]) pageBytes() int {
 	if w.dictOn {
 		return w.indexBytes(len(w.dict.values))

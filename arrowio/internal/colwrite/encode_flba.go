@@ -99,6 +99,14 @@ func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
 	return nil
 }
 
+func (w *flbaWriter) undict() {
+	idx := w.takeIndices()
+	w.vals = slices.Grow(w.vals, len(idx)*w.width)
+	for _, i := range idx {
+		w.vals = append(w.vals, w.dict.value(i)...)
+	}
+}
+
 func (w *flbaWriter) pageBytes() int {
 	if w.dictOn {
 		return w.indexBytes(w.dict.len())

@@ -177,7 +177,7 @@ func (c *Writer) WriteNested(col levels.Column) error {
 		if c.fill < miniBatch && i == n && !cut {
 			continue // the call ended inside a mini-batch, which the next one goes on filling
 		}
-		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.set.PageRows > 0 && c.pageRowsDone >= c.set.PageRows) || cut
+		full := c.vals.pageBytes()+c.levels/4 >= c.set.PageSize || (c.pageRows() > 0 && c.pageRowsDone >= c.pageRows()) || cut
 		if err := c.endMiniBatch(full); err != nil {
 			return err
 		}

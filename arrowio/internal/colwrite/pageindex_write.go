@@ -191,7 +191,7 @@ func (c *Writer) indexPage(st *footer.Statistics, pageStart, rows int) {
 	}
 	e := pageindex.PageEntry{
 		Offset:    int64(pageStart),
-		Size:      int32(len(c.DataPages) - pageStart),
+		Size:      int32(c.DataPages.Len() - pageStart),
 		FirstRow:  first,
 		NullCount: int64(c.pageNulls),
 		NonNull:   int64(c.levels - c.pageNulls),
@@ -220,7 +220,7 @@ func (c *Writer) indexPage(st *footer.Statistics, pageStart, rows int) {
 // finishIndex builds the finished chunk's indexes and bloom filter.
 func (c *Writer) finishIndex() {
 	if c.idx.builder != nil {
-		c.idx.ColumnIndex, c.idx.OffsetIndex = c.idx.builder.Finish(int64(len(c.DictPage)))
+		c.idx.ColumnIndex, c.idx.OffsetIndex = c.idx.builder.Finish(int64(c.DictPage.Len()))
 	}
 	if c.idx.sink != nil {
 		distinct, ok := c.distinctValues()

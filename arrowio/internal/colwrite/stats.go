@@ -276,25 +276,90 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 		return
 	}
 	// Track the bounds as positions in data; copy once at the end. Most
-	// values fall strictly between the bounds by their first 8 bytes alone.
-	lo, hi := data[offs[0]:offs[1]], data[offs[0]:offs[1]]
-	loKey := prefixKey(data, int(offs[0]), len(lo))
-	hiKey := loKey
+	// values fall strictly between the bounds by the 8 bytes after the
+	// prefix the bounds share alone (URLs and keys share theirs).
+	var b prefixBounds
+	b.set(data, int(offs[0]), int(offs[1]), int(offs[0]), int(offs[1]))
 	for i := 1; i < len(offs)-1; i++ {
 		at, end := int(offs[i]), int(offs[i+1])
-		k := prefixKey(data, at, end-at)
-		if k > loKey && k < hiKey {
-			continue
+		if b.hasPrefix(data, at, end) {
+			// Keys that differ order the values of one prefix.
+			switch k := prefixKey(data, at+b.n, end-at-b.n); {
+			case k > b.loKey && k < b.hiKey:
+				continue
+			case k < b.loKey:
+				b.set(data, at, end, b.hi, b.hiEnd)
+				continue
+			case k > b.hiKey:
+				b.set(data, b.lo, b.loEnd, at, end)
+				continue
+			case b.equal(k, at, end):
+				continue
+			}
 		}
-		v := data[at:end]
-		if k < loKey || k == loKey && lessBytes(v, lo) {
-			lo, loKey = v, k
-		} else if k > hiKey || k == hiKey && lessBytes(hi, v) {
-			hi, hiKey = v, k
+		v, lo, hi := data[at:end], data[b.lo:b.loEnd], data[b.hi:b.hiEnd]
+		if lessBytes(v, lo) {
+			b.set(data, at, end, b.hi, b.hiEnd)
+		} else if lessBytes(hi, v) {
+			b.set(data, b.lo, b.loEnd, at, end)
 		}
 	}
-	s.add(lo, order)
-	s.add(hi, order)
+	s.add(data[b.lo:b.loEnd], order)
+	s.add(data[b.hi:b.hiEnd], order)
+}
+
+// prefixBounds are the bounds of unsigned byte strings, data[lo:loEnd]
+// and data[hi:hiEnd], with the prefix they share (n bytes; head is the
+// prefixKey of its first 8) and the prefixKey of the bytes after it in
+// each. A value between the bounds has their prefix, and the keys of two
+// values of one prefix order them whenever they differ.
+type prefixBounds struct {
+	lo, loEnd, hi, hiEnd int
+	n                    int
+	head                 uint64
+	loKey, hiKey         uint64
+}
+
+// set makes data[lo:loEnd] and data[hi:hiEnd] the bounds.
+func (b *prefixBounds) set(data []byte, lo, loEnd, hi, hiEnd int) {
+	b.lo, b.loEnd, b.hi, b.hiEnd = lo, loEnd, hi, hiEnd
+	b.n = commonPrefix(data[lo:loEnd], data[hi:hiEnd])
+	b.head = prefixKey(data, lo, min(b.n, 8))
+	b.loKey = prefixKey(data, lo+b.n, loEnd-lo-b.n)
+	b.hiKey = prefixKey(data, hi+b.n, hiEnd-hi-b.n)
+}
+
+// equal reports whether a value of the bounds' prefix, data[at:end] with
+// key k, is one of the bounds by its key and length alone: a key holds
+// all of a value's bytes after the prefix when they are at most 8. Short
+// codes hit a bound (the most frequent is often the least) many times.
+func (b *prefixBounds) equal(k uint64, at, end int) bool {
+	n := end - at
+	if n-b.n > 8 {
+		return false
+	}
+	return k == b.loKey && n == b.loEnd-b.lo || k == b.hiKey && n == b.hiEnd-b.hi
+}
+
+// hasPrefix reports whether data[at:end] begins with the bounds' prefix.
+func (b *prefixBounds) hasPrefix(data []byte, at, end int) bool {
+	if end-at < b.n || prefixKey(data, at, min(b.n, 8)) != b.head {
+		return false
+	}
+	return b.n <= 8 || string(data[at+8:at+b.n]) == string(data[b.lo+8:b.lo+b.n])
+}
+
+// commonPrefix returns the length of the prefix a and b share.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // addFixed widens s to cover the width-byte values of data, tracking the

@@ -8,8 +8,10 @@ import (
 
 // TestStatsBoundsMatchPairwise checks the prefix-key loops of addOffsets
 // and addFixed against adding the values one by one: short values, values
-// that share long prefixes, embedded and trailing zero bytes, and decimals
-// of every width from 1 to 17 bytes.
+// that share long prefixes (in half the rounds every value starts with one
+// of up to 24 bytes, as URLs and keys do), values alike in the 8 bytes a
+// key holds, embedded and trailing zero
+// bytes, and decimals of every width from 1 to 17 bytes.
 func TestStatsBoundsMatchPairwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	alphabet := []byte{0, 1, 'a', 'b', 0x7f, 0x80, 0xff}
@@ -26,8 +28,22 @@ func TestStatsBoundsMatchPairwise(t *testing.T) {
 		var data []byte
 		offs := []int32{0}
 		var want bytesStats
+		var common []byte
+		if round%2 == 1 {
+			common = value(rng.IntN(25))
+		}
+		// In a quarter of the rounds values differ only in their first
+		// byte after the common prefix, where the bounds part, and in
+		// their 9th and 10th, past the 8 of a key.
+		var stem []byte
+		if round%4 == 3 {
+			stem = value(7)
+		}
 		for range count {
-			v := value(rng.IntN(12))
+			v := append(bytes.Clone(common), value(rng.IntN(12))...)
+			if stem != nil {
+				v = append(append(append(bytes.Clone(common), value(1)...), stem...), value(1+rng.IntN(2))...)
+			}
 			if rng.IntN(3) == 0 && len(data) > 0 { // share a prefix
 				v = append(bytes.Clone(data[:min(len(data), rng.IntN(10))]), v...)
 			}
