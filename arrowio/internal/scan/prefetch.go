@@ -50,7 +50,8 @@ type plannedGroup struct {
 	notify   chan struct{} // signalled as each request of fetches returns
 	launched chan struct{}
 	lg       *locatedGroup // of a group read whole
-	plan     *filteredPlan // of a group the filter reads by its pages
+	filtered bool          // the filter reads the group by its pages
+	plan     *filteredPlan // then, its plan
 	want     []wanted      // the ranges of plan's pages, in order
 	err      error         // planning the group, or starting its fetches
 	fetches  []*fetch
@@ -115,7 +116,7 @@ func (pf *prefetcher) run() {
 func (pf *prefetcher) plan(pg *plannedGroup) ([]span, error) {
 	r := pf.r
 	var err error
-	if r.filter != nil && !r.filter.holdsForAll(&r.Footer.Meta.RowGroups[pg.gi]) {
+	if pg.filtered = r.filter != nil && !r.filter.holdsForAll(&r.Footer.Meta.RowGroups[pg.gi]); pg.filtered {
 		if pg.plan, err = r.planFiltered(pf.ctx, pg.gi); err != nil {
 			return nil, err
 		}
@@ -242,6 +243,9 @@ func (pf *prefetcher) launched(pg *plannedGroup) error {
 		if pf.ctx.Err() != nil {
 			return pf.ctx.Err()
 		}
+	}
+	if pg.err != nil && pg.filtered { // planFiltered's errors name the group
+		return pg.err
 	}
 	if pg.err != nil {
 		return fmt.Errorf("row group %d: %w", pg.gi, pg.err)
