@@ -18,10 +18,10 @@ import (
 // through Open behind 20 ms a request, one row group at a time
 // (Parallelism 1), and checks the rows are those of the unfiltered read
 // at those ids, with the predicate's pages of every row group fetched
-// ahead: one round trip for the page indexes, one for the predicate's
-// pages of all the row groups, and one for each row group's other
-// columns, where reading the predicate's pages group by group costs two
-// a row group.
+// ahead: at most one round trip for the page indexes (none for those the
+// footer's read holds), one for the predicate's pages of all the row
+// groups, and one for each row group's other columns, where reading the
+// predicate's pages group by group costs two a row group.
 func TestFilteredReadFetchesAhead(t *testing.T) {
 	const groups = 8
 	file := plannerFile(t, groups, arrowio.WriteOptions{DataPageRows: 1000})
