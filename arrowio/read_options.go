@@ -208,7 +208,8 @@ type IOOptions struct {
 	// DefaultConcurrency.
 	Concurrency int
 	// PrefetchBytes bounds the bytes fetched ahead of decoding: the chunks
-	// being fetched and those fetched and not yet decoded and released
+	// (for a filtered row group, the predicate columns' pages) being
+	// fetched and those fetched and not yet decoded and released
 	// together never exceed it, except that a row group whose projected
 	// chunks alone are larger is fetched when nothing else is held; 0
 	// means DefaultPrefetchBytes.

@@ -54,40 +54,19 @@ func (r *File) locateChunks(gi int, leaves []*footer.Node) ([]colread.Chunk, []p
 	return chunks, spans, nil
 }
 
-// readChunks reads the bytes of each chunk k (of leaves[k]), all in one
-// readRanges, into its Data: the whole chunk, spans[k], when parts is nil,
-// and otherwise the byte ranges parts[k], joined when there are several.
-// The buffers read or joined into come from arrowmem.GetBytes and are
-// appended to bufs, which the caller hands back to arrowmem.PutBytes when
-// it no longer needs the chunks.
-func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, leaves []*footer.Node, spans []pageindex.ByteRange, parts [][]pageindex.ByteRange, bufs *[][]byte) error {
-	if parts == nil {
-		got, err := r.readRanges(ctx, named(spans, leaves), bufs)
-		if err != nil {
-			return err
-		}
-		for k := range chunks {
-			chunks[k].Data = got[k]
-		}
-		return nil
-	}
-	var want []wanted
-	for k, p := range parts {
-		for _, b := range p {
-			want = append(want, wanted{b, leaves[k].DottedPath()})
-		}
-	}
-	got, err := r.readRanges(ctx, want, bufs)
+// readChunks reads the bytes of each chunk k (of leaves[k]), spans[k],
+// all in one readRanges, into its Data. The buffers read into come from
+// arrowmem.GetBytes and are appended to bufs, which the caller hands back
+// to arrowmem.PutBytes when it no longer needs the chunks.
+func (r *File) readChunks(ctx context.Context, chunks []colread.Chunk, leaves []*footer.Node, spans []pageindex.ByteRange, bufs *[][]byte) error {
+	got, err := r.readRanges(ctx, named(spans, leaves), bufs)
 	if err != nil {
 		return err
 	}
-	return r.mapped.guard(func() error { // joining reads the mapping
-		for k, p := range parts {
-			chunks[k].Data = joinBytes(got[:len(p)], bufs)
-			got = got[len(p):]
-		}
-		return nil
-	})
+	for k := range chunks {
+		chunks[k].Data = got[k]
+	}
+	return nil
 }
 
 // named returns the chunk byte ranges spans of leaves as wanted ranges.

@@ -17,10 +17,12 @@
 // as the requests that read its own chunks have returned, the columns
 // decoding in the order their bytes arrive (arriving.go); a filtered read
 // fetches the page indexes, bloom filters and small dictionaries of all
-// its row groups in one round (index_round.go), then each row group's
-// pages of all the columns a step decodes together, spread over all
-// Concurrency requests when they are fewer bytes than that many
-// RangeLimit requests (ramp.go).
+// its row groups in one round (index_round.go), then, through the same
+// prefetcher and budget, each row group's pages of the predicate's
+// columns that those leave (planFiltered), and, once a row group's
+// predicate has selected its rows, its pages of the other columns
+// together, spread over all Concurrency requests when they are fewer
+// bytes than that many RangeLimit requests (ramp.go).
 // Local files OpenFile opened read each chunk as its column decodes (page
 // by page for uncompressed fixed-width values) or slice it out of a memory
 // mapping. The footer is one suffix read of FooterReadSize bytes
@@ -34,8 +36,9 @@
 //	        Options.Metadata, encrypt.OpenMetadata) -> schema.Plan,
 //	        projection, filter
 //	RecordReader/ReadTable/ReadRowGroup
-//	  -> prefetcher (planned spans, fetched ahead) or OpenGroup (prune,
-//	     byte ranges, readRanges) -> colread readers
+//	  -> prefetcher (planned spans, fetched ahead: chunks, or a filtered
+//	     group's predicate pages) or OpenGroup (prune, byte ranges,
+//	     readRanges) -> colread readers
 //	  -> Group.Read -> record batches (filtered rows taken by span)
 //
 // Package arrowio's Reader is the public face of a File.

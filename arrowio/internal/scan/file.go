@@ -248,7 +248,7 @@ func (r *File) ReadRowGroup(ctx context.Context, i int) (arrow.RecordBatch, erro
 // fetches when pf is set, and with OpenGroup otherwise.
 func (r *File) openAt(ctx context.Context, pf *prefetcher, pos, gi int, sl slots) (*Group, error) {
 	if pf != nil {
-		return pf.open(pos)
+		return pf.open(pos, sl)
 	}
 	return r.OpenGroup(ctx, gi, sl)
 }

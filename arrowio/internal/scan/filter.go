@@ -149,35 +149,93 @@ func (f *rowFilter) holdsForAll(rg *footer.RowGroup) bool {
 // projected columns decode only the pages holding those, on the calling
 // goroutine (holding one of sl) and helpers for the free ones.
 func (r *File) openFiltered(ctx context.Context, i int, sl slots) (*Group, error) {
-	g := &Group{index: i, schema: r.schema}
+	p, err := r.planFiltered(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release()
+	return r.readPlanned(ctx, p, sl, func(bufs *[][]byte) error { return r.readColumnPages(ctx, p.plans, bufs) })
+}
+
+// filteredPlan is what a filtered read of row group gi knows before it
+// decodes anything: the rows that may match (none when the group is
+// pruned), the page index, and the pages of the predicate's columns that
+// hold those rows, planned (their bytes not yet read).
+type filteredPlan struct {
+	gi     int
+	ranges pageindex.Ranges
+	idx    *rowGroupIndex // nil when ranges is empty
+	todo   []int          // the filter's columns the predicate decodes
+	plans  []*columnPages // and their planned pages
+	// free, when set, gives back the bytes of the pages once they are
+	// decoded (or will not be).
+	free func()
+}
+
+// decoded calls free, once.
+func (p *filteredPlan) decoded() {
+	if p.free != nil {
+		p.free()
+		p.free = nil
+	}
+}
+
+// release returns the page index's buffers, and the pages' bytes.
+func (p *filteredPlan) release() {
+	p.decoded()
+	if p.idx != nil {
+		p.idx.release()
+	}
+}
+
+// planFiltered prunes row group i by its statistics, bloom filters, small
+// dictionaries and page index, and plans the pages of the predicate's
+// columns over the rows left. Its reads find what fetchIndexes cached.
+func (r *File) planFiltered(ctx context.Context, i int) (*filteredPlan, error) {
+	p := &filteredPlan{gi: i}
 	rg := &r.Footer.Meta.RowGroups[i]
 	chunk, blooms, err := r.chunkSource(rg, i)
-	if err != nil {
+	if err != nil || chunk == nil {
+		return p, err
+	}
+	if p.idx, err = r.readPageIndex(ctx, rg, i); err != nil {
 		return nil, err
 	}
-	if chunk == nil {
-		return g.setFiltered(r, nil, nil), nil
+	if p.ranges = r.filter.bound.Ranges(r.pageSource(rg, p.idx, blooms, chunk), rg.NumRows); len(p.ranges) == 0 {
+		return p, nil
 	}
-	idx, err := r.readPageIndex(ctx, rg, i)
-	if err != nil {
+	if p.todo, p.plans, err = r.planColumns(i, r.filter.eval, p.idx, p.ranges, nil); err != nil {
+		p.release()
 		return nil, err
 	}
-	defer idx.release()
-	ranges := r.filter.bound.Ranges(r.pageSource(rg, idx, blooms, chunk), rg.NumRows)
-	if len(ranges) == 0 {
+	return p, nil
+}
+
+// readPlanned returns the group of plan p: the predicate's pages read by
+// read (into the plans' chunks, its buffers appended to bufs) and
+// decoded, the rows selected, and the projected columns over them.
+func (r *File) readPlanned(ctx context.Context, p *filteredPlan, sl slots, read func(bufs *[][]byte) error) (*Group, error) {
+	i := p.gi
+	g := &Group{index: i, schema: r.schema}
+	if len(p.ranges) == 0 {
 		return g.setFiltered(r, nil, nil), nil
 	}
 	arrs := make([]arrow.Array, len(r.filter.cols)) // the filter's columns decoded so far
 	defer ReleaseArrays(arrs)
-	positions, err := r.selectRows(ctx, i, sl, idx, ranges, arrs)
+	err := r.decodePlanned(ctx, i, sl, p.todo, p.plans, p.ranges, arrs, read)
+	p.decoded()
 	if err != nil {
 		return nil, err
 	}
-	rows := pageindex.RowsAt(ranges, positions)
+	positions, err := r.selectRows(i, p.ranges, arrs)
+	if err != nil {
+		return nil, err
+	}
+	rows := pageindex.RowsAt(p.ranges, positions)
 	if len(rows) == 0 {
 		return g.setFiltered(r, nil, nil), nil
 	}
-	out, err := r.readSelected(ctx, i, sl, idx, arrs, positions, rows)
+	out, err := r.readSelected(ctx, i, sl, p.idx, arrs, positions, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -243,14 +301,12 @@ func (r *File) pageSource(rg *footer.RowGroup, idx *rowGroupIndex, blooms []*pag
 	}
 }
 
-// selectRows decodes the predicate's columns over the rows ranges of row
-// group i into arrs (by their index in the filter's columns) and returns
-// the positions, among those rows, of the rows that satisfy the predicate.
-func (r *File) selectRows(ctx context.Context, i int, sl slots, idx *rowGroupIndex, ranges pageindex.Ranges, arrs []arrow.Array) (pageindex.Ranges, error) {
+// selectRows evaluates the predicate on the rows ranges of row group i,
+// its columns decoded in arrs (by their index in the filter's columns),
+// and returns the positions, among those rows, of the rows that satisfy
+// it.
+func (r *File) selectRows(i int, ranges pageindex.Ranges, arrs []arrow.Array) (pageindex.Ranges, error) {
 	f := r.filter
-	if err := r.decodeColumns(ctx, i, sl, f.eval, idx, ranges, arrs); err != nil {
-		return nil, err
-	}
 	leaves := f.bound.Leaves()
 	evalArrs := make([]arrow.Array, len(f.eval))
 	defer ReleaseArrays(evalArrs)
@@ -296,12 +352,22 @@ func (r *File) readSelected(ctx context.Context, i int, sl slots, idx *rowGroupI
 // decodeColumns decodes the rows of ranges of the filter's columns cols
 // (indexes into its cols, each decoded once into dst[c]) of row group i:
 // the pages of all of them read in one planned round of requests, then
-// decoded on the calling goroutine, which holds one of sl, and one helper
-// for each other slot free (at most one per column).
+// decoded as decodePlanned does.
 func (r *File) decodeColumns(ctx context.Context, i int, sl slots, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) error {
+	todo, plans, err := r.planColumns(i, cols, idx, ranges, dst)
+	if err != nil {
+		return err
+	}
+	return r.decodePlanned(ctx, i, sl, todo, plans, ranges, dst, func(bufs *[][]byte) error { return r.readColumnPages(ctx, plans, bufs) })
+}
+
+// planColumns returns the filter's columns of cols not yet decoded in
+// dst (all when dst is nil), each once, and plans the read of their pages
+// over the rows ranges of row group i.
+func (r *File) planColumns(i int, cols []int, idx *rowGroupIndex, ranges pageindex.Ranges, dst []arrow.Array) ([]int, []*columnPages, error) {
 	var todo []int
 	for _, c := range cols {
-		if dst[c] == nil && !slices.Contains(todo, c) {
+		if (dst == nil || dst[c] == nil) && !slices.Contains(todo, c) {
 			todo = append(todo, c)
 		}
 	}
@@ -309,16 +375,24 @@ func (r *File) decodeColumns(ctx context.Context, i int, sl slots, cols []int, i
 	for k, c := range todo {
 		var err error
 		if plans[k], err = r.planColumnPages(i, r.filter.cols[c], idx, ranges); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
+	return todo, plans, nil
+}
+
+// decodePlanned reads the planned pages plans of the filter's columns
+// todo with read, then decodes the rows of ranges of each into dst on the
+// calling goroutine, which holds one of sl, and one helper for each other
+// slot free (at most one per column).
+func (r *File) decodePlanned(ctx context.Context, i int, sl slots, todo []int, plans []*columnPages, ranges pageindex.Ranges, dst []arrow.Array, read func(bufs *[][]byte) error) error {
 	var bufs [][]byte
 	defer func() {
 		for _, b := range bufs {
 			arrowmem.PutBytes(b)
 		}
 	}()
-	if err := r.readColumnPages(ctx, plans, &bufs); err != nil {
+	if err := read(&bufs); err != nil {
 		return fmt.Errorf("row group %d: %w", i, err)
 	}
 	errs := make([]error, len(todo))

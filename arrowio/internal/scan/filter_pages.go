@@ -168,25 +168,43 @@ func (r *File) planColumnPages(gi int, col column, idx *rowGroupIndex, ranges pa
 }
 
 // readColumnPages reads the planned bytes of every column of cols in one
-// readChunks, so that their requests share the round trips, into the
-// chunks' Data; the buffers go to bufs as readChunks says.
+// readRanges, so that their requests share the round trips, into the
+// chunks' Data; the buffers go to bufs as readRanges says.
 func (r *File) readColumnPages(ctx context.Context, cols []*columnPages, bufs *[][]byte) error {
-	var chunks []colread.Chunk
-	var leaves []*footer.Node
-	var spans []pageindex.ByteRange
-	var parts [][]pageindex.ByteRange
-	for _, p := range cols {
-		chunks, leaves = append(chunks, p.chunks...), append(leaves, p.leaves...)
-		spans, parts = append(spans, p.spans...), append(parts, p.parts...)
-	}
-	if err := r.readChunks(ctx, chunks, leaves, spans, parts, bufs); err != nil {
+	got, err := r.readRanges(ctx, pagesWanted(cols), bufs)
+	if err != nil {
 		return err
 	}
+	return r.setPages(cols, got, bufs)
+}
+
+// pagesWanted returns the byte ranges the planned columns cols read, in
+// order: the parts of each leaf's chunk, leaf after leaf.
+func pagesWanted(cols []*columnPages) []wanted {
+	var want []wanted
 	for _, p := range cols {
-		copy(p.chunks, chunks[:len(p.chunks)])
-		chunks = chunks[len(p.chunks):]
+		for k, parts := range p.parts {
+			for _, b := range parts {
+				want = append(want, wanted{b, p.leaves[k].DottedPath()})
+			}
+		}
 	}
-	return nil
+	return want
+}
+
+// setPages sets the Data of every planned chunk of cols to its bytes
+// among got, the bytes of pagesWanted(cols) in order, joined when a chunk
+// has several parts into a buffer from arrowmem.GetBytes appended to bufs.
+func (r *File) setPages(cols []*columnPages, got [][]byte, bufs *[][]byte) error {
+	return r.mapped.guard(func() error { // joining reads the mapping
+		for _, p := range cols {
+			for k, parts := range p.parts {
+				p.chunks[k].Data = joinBytes(got[:len(parts)], bufs)
+				got = got[len(parts):]
+			}
+		}
+		return nil
+	})
 }
 
 // decodeColumnPages decodes the rows of ranges of the column p planned

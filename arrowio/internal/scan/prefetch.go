@@ -13,8 +13,13 @@ import (
 
 // prefetcher fetches the projected chunks of the row groups one read
 // visits (a RecordReader, a ReadTable, a ReadRowGroup of a file read
-// through Open, unfiltered) in the order it visits them, ahead of their
-// decoding: one goroutine plans each group's spans and starts their
+// through Open) in the order it visits them, ahead of their decoding, or,
+// for a row group a filter reads by its pages, the pages of the
+// predicate's columns that its statistics, bloom filters, dictionaries
+// and page index leave (planFiltered, from what fetchIndexes cached, so
+// that it runs before the prefetcher starts): the pages of the other
+// projected columns depend on the rows the predicate selects, and are
+// read once it has. One goroutine plans each group's spans and starts their
 // requests (up to the File's Concurrency in flight) as long as the bytes
 // fetched and not yet released stay within PrefetchBytes; a row group
 // whose projection is larger than that is fetched only when nothing else
@@ -44,20 +49,23 @@ type plannedGroup struct {
 	taken    bool          // by open or stop, under prefetcher.mu
 	notify   chan struct{} // signalled as each request of fetches returns
 	launched chan struct{}
-	lg       *locatedGroup
-	err      error // locating the group, or starting its fetches
+	lg       *locatedGroup // of a group read whole
+	filtered bool          // the filter reads the group by its pages
+	plan     *filteredPlan // then, its plan
+	want     []wanted      // the ranges of plan's pages, in order
+	err      error         // planning the group, or starting its fetches
 	fetches  []*fetch
 	of       []int // the fetch of each chunk
 	held     int64 // bytes of fetches, released with the group
 }
 
 // newPrefetcher starts fetching the chunks of row groups groups, in
-// order, for a read under ctx; nil when the File reads another way (a
-// filter, which decides what to read as it decodes; local files read by
-// OpenFile, whose chunks are read as their columns decode or sliced from
-// a mapping). stop ends it.
+// order, for a read under ctx; nil when the File reads another way (local
+// files read by OpenFile, whose chunks are read as their columns decode
+// or sliced from a mapping). A filtered read starts it after
+// fetchIndexes. stop ends it.
 func (r *File) newPrefetcher(ctx context.Context, groups []int) *prefetcher {
-	if r.filter != nil || r.ChunkReads || r.mapped != nil {
+	if r.ChunkReads || r.mapped != nil {
 		return nil
 	}
 	pf := &prefetcher{r: r, exited: make(chan struct{}), freed: make(chan struct{}, 1),
@@ -84,9 +92,8 @@ func (pf *prefetcher) run() {
 			close(pg.launched)
 			continue
 		}
-		if pg.lg, pg.err = r.locateGroup(pg.gi); pg.err == nil {
-			var spans []span
-			spans, pg.of = planSpans(named(pg.lg.spans, pg.lg.leaves), r.Options.IO.HoleLimit)
+		var spans []span
+		if spans, pg.err = pf.plan(pg); pg.err == nil {
 			for _, s := range spans {
 				n := s.End - s.Start
 				if _, ok := r.suffix.find(s.Start, n); ok {
@@ -102,6 +109,27 @@ func (pf *prefetcher) run() {
 		}
 		close(pg.launched)
 	}
+}
+
+// plan plans the spans of pg's fetches: its projected chunks, or the
+// predicate's pages of a group the filter reads by its pages.
+func (pf *prefetcher) plan(pg *plannedGroup) ([]span, error) {
+	r := pf.r
+	var err error
+	if pg.filtered = r.filter != nil && !r.filter.holdsForAll(&r.Footer.Meta.RowGroups[pg.gi]); pg.filtered {
+		if pg.plan, err = r.planFiltered(pf.ctx, pg.gi); err != nil {
+			return nil, err
+		}
+		pg.want = pagesWanted(pg.plan.plans)
+	} else {
+		if pg.lg, err = r.locateGroup(pg.gi); err != nil {
+			return nil, err
+		}
+		pg.want = named(pg.lg.spans, pg.lg.leaves)
+	}
+	var spans []span
+	spans, pg.of = planSpans(pg.want, r.Options.IO.HoleLimit)
+	return spans, nil
 }
 
 // hold reserves n bytes of the budget for a group that holds own bytes
@@ -145,7 +173,10 @@ func (pf *prefetcher) release(n int64) {
 // open returns the group at position pos of the read once its fetches
 // have started: each column's reader opens when the bytes of its own
 // chunks are in (see arriving), and the group's Release frees the bytes.
-func (pf *prefetcher) open(pos int) (*Group, error) {
+// A group the filter reads by its pages decodes here (see openFiltered),
+// on the calling goroutine, which holds one of sl, and helpers for the
+// free ones.
+func (pf *prefetcher) open(pos int, sl slots) (*Group, error) {
 	pg := pf.groups[pos]
 	pf.mu.Lock()
 	if pf.stopping || pg.taken {
@@ -158,6 +189,9 @@ func (pf *prefetcher) open(pos int) (*Group, error) {
 		pf.drop(pg)
 		return nil, err
 	}
+	if pg.plan != nil {
+		return pf.openFiltered(pg, sl)
+	}
 	r, lg := pf.r, pg.lg
 	for k := range lg.chunks {
 		r.io.used.Add(lg.spans[k].End - lg.spans[k].Start)
@@ -168,6 +202,30 @@ func (pf *prefetcher) open(pos int) (*Group, error) {
 	fetches, held := pg.fetches, pg.held
 	g.done = func() { pf.giveBack(fetches, held) }
 	return g, nil
+}
+
+// openFiltered reads the group of pg, whose plan the filter reads by its
+// pages: the predicate's pages come from pg's fetches as they return,
+// which go back to the budget once those pages are decoded, and the rest
+// as readPlanned reads them.
+func (pf *prefetcher) openFiltered(pg *plannedGroup, sl slots) (*Group, error) {
+	r, p := pf.r, pg.plan
+	defer p.release()
+	fetches, held := pg.fetches, pg.held
+	p.free = func() { pf.giveBack(fetches, held) }
+	read := func(bufs *[][]byte) error {
+		got := make([][]byte, len(pg.want))
+		for k, w := range pg.want {
+			f := pg.fetches[pg.of[k]]
+			if err := r.waitRange(pf.ctx, f, w.ByteRange); err != nil {
+				return err
+			}
+			r.io.used.Add(w.End - w.Start)
+			got[k] = f.bytesOf(w.ByteRange)
+		}
+		return r.setPages(p.plans, got, bufs)
+	}
+	return r.readPlanned(pf.ctx, p, sl, read)
 }
 
 // launched waits until run has started pg's fetches and returns why it
@@ -186,6 +244,9 @@ func (pf *prefetcher) launched(pg *plannedGroup) error {
 			return pf.ctx.Err()
 		}
 	}
+	if pg.err != nil && pg.filtered { // planFiltered's errors name the group
+		return pg.err
+	}
 	if pg.err != nil {
 		return fmt.Errorf("row group %d: %w", pg.gi, pg.err)
 	}
@@ -203,6 +264,9 @@ func (pf *prefetcher) drop(pg *plannedGroup) {
 	}
 	pf.giveBack(pg.fetches, pg.held)
 	pg.fetches, pg.held = nil, 0
+	if pg.plan != nil {
+		pg.plan.release()
+	}
 }
 
 // giveBack hands the buffers of fetches back to the pool and their n held

@@ -16,7 +16,10 @@ func (r *File) RecordReader(ctx context.Context) (array.RecordReader, error) {
 		return nil, err
 	}
 	par := r.Options.Parallelism
-	rr := &recordReader{r: r, ctx: ctx, batch: r.Options.BatchSize, par: par, slots: newSlots(par), pf: r.newPrefetcher(ctx, r.groups)}
+	rr := &recordReader{r: r, ctx: ctx, batch: r.Options.BatchSize, par: par, slots: newSlots(par)}
+	if r.filter == nil {
+		rr.pf = r.newPrefetcher(ctx, r.groups)
+	}
 	rr.refs.Store(1)
 	return rr, nil
 }
@@ -34,7 +37,7 @@ type recordReader struct {
 	batch int
 	par   int
 	slots slots       // a filtered open decodes on these: the opening goroutine's and free ones
-	pf    *prefetcher // nil when the File reads without one
+	pf    *prefetcher // nil when the File reads without one; a filtered read's starts after fetchIndexes
 	// indexed ends the reader's use of what fetchIndexes fetched; nil
 	// until the first group opens.
 	indexed func()
@@ -112,6 +115,9 @@ func (rr *recordReader) advance() bool {
 	if rr.indexed == nil {
 		if rr.indexed, rr.err = rr.r.fetchIndexes(rr.ctx, rr.r.groups); rr.err != nil {
 			return false
+		}
+		if rr.r.filter != nil {
+			rr.pf = rr.r.newPrefetcher(rr.ctx, rr.r.groups)
 		}
 	}
 	if rr.cur != nil {

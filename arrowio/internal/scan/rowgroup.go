@@ -103,7 +103,7 @@ func (r *File) OpenGroup(ctx context.Context, i int, sl slots) (*Group, error) {
 	if r.ChunkReads && r.mapped == nil {
 		g.src, g.window = r.used, r.Window
 		g.Pending, g.flat = make([][]pageindex.ByteRange, len(r.Cols)), make([]*colread.LeafReader, len(r.Cols))
-	} else if err := r.readChunks(ctx, lg.chunks, lg.leaves, lg.spans, nil, &g.Buffers); err != nil {
+	} else if err := r.readChunks(ctx, lg.chunks, lg.leaves, lg.spans, &g.Buffers); err != nil {
 		g.Release()
 		return nil, fmt.Errorf("row group %d: %w", i, err)
 	}
