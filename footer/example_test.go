@@ -39,3 +39,23 @@ func ExampleReadTailSize() {
 	// first read 65536 bytes: PAR1 footer of 2951 bytes in 1 reads
 	// first read 1024 bytes: PAR1 footer of 2951 bytes in 2 reads
 }
+
+// A footer parsed once can check and index the same file again without
+// reading it, as a cache of footers does.
+func ExampleFromMetadata() {
+	file, err := os.ReadFile("../testdata/trips.parquet")
+	if err != nil {
+		log.Fatal(err)
+	}
+	first, err := footer.ReadFooter(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	again, err := footer.FromMetadata(first.Meta, int64(len(file)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(again.Schema.Leaves), "columns,", again.Meta.NumRows, "rows")
+	// Output:
+	// 10 columns, 1000 rows
+}
