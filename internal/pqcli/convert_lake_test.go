@@ -45,10 +45,13 @@ func TestConvertRowGroupAndSortFlags(t *testing.T) {
 				t.Errorf("%d row groups, want several of about 32 KiB", len(fm.RowGroups))
 			}
 			// The first row group counts its unwritten pages
-			// uncompressed, so it ends early; later ones know the
-			// columns' compression ratios.
+			// uncompressed, so it ends early; later ones estimate them
+			// with each column's compression ratio so far, which the
+			// first row group's small pages overstate (zstd shrinks
+			// the names of the second one more): within 60-125% of
+			// the target.
 			for i, rg := range fm.RowGroups[:len(fm.RowGroups)-1] {
-				if size := rg.TotalCompressedSize.Value; size > 40<<10 || (i > 0 && size < 30<<10) {
+				if size := rg.TotalCompressedSize.Value; size > 40<<10 || (i > 0 && size < 20<<10) {
 					t.Errorf("row group %d: %d bytes", i, size)
 				}
 			}
