@@ -86,7 +86,7 @@ func TestShortWord(t *testing.T) {
 }
 
 func TestGrowDoubling(t *testing.T) {
-	s := make([]uint32, 1000, 1000)
+	s := make([]uint32, 1000)
 	g := growDoubling(s, 10)
 	if len(g) != 1000 || cap(g) < 2000 {
 		t.Fatalf("room for 10 more of 1000: len %d, cap %d; want the capacity doubled", len(g), cap(g))
