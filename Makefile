@@ -94,4 +94,5 @@ duckdb:
 ## memory and a minute each), which test leaves out.
 heavy: deps
 	QUIVER_HEAVY=1 $(GO) test -count=1 -run 'Heavy' ./arrowio/
+	QUIVER_HEAVY=1 $(GO) test -count=1 -run 'TestMemoryMapCorpus/data/large_string_map' ./arrowio/internal/scan/
 	cd interop/duckdb && QUIVER_HEAVY=1 $(GO) test -count=1 -tags duckdb_arrow -run 'TestCorpusMatchesReadParquet/data/large_string_map' ./...

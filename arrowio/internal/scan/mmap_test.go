@@ -3,6 +3,7 @@ package scan_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,9 +20,36 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/internal/corpus"
 	"github.com/quiverio/quiver/pageindex"
 )
+
+// skipHeavyFile skips t, unless corpus.HeavyEnv is set, when the file at
+// path decodes to more than 1 GiB (its footer's row-group sizes); a file
+// whose footer does not read is not skipped.
+func skipHeavyFile(t *testing.T, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return
+	}
+	ft, err := footer.ReadFooter(f, st.Size())
+	if err != nil {
+		return
+	}
+	var total int64
+	for _, rg := range ft.Meta.RowGroups {
+		total += rg.TotalByteSize
+	}
+	if total > 1<<30 {
+		corpus.SkipHeavy(t, fmt.Sprintf("decodes to %d bytes", total))
+	}
+}
 
 // TestMemoryMapCorpus reads every corpus file with and without MemoryMap:
 // the same values (read after Close), the same errors for the bad files,
@@ -32,6 +60,7 @@ func TestMemoryMapCorpus(t *testing.T) {
 	for _, rel := range corpus.Files(t) {
 		path := filepath.Join(root, rel)
 		t.Run(rel, func(t *testing.T) {
+			skipHeavyFile(t, path)
 			cases := []struct {
 				par     int
 				batches bool
