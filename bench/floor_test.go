@@ -60,43 +60,64 @@ func readFloor(path, _ string, _ int) (int64, error) {
 // decompressPages walks the pages of one column chunk and decompresses
 // each into out, which it grows as needed and returns for reuse.
 func decompressPages(chunk []byte, codec footer.CompressionCodec, out []byte) ([]byte, error) {
+	err := walkPages(chunk, func(body []byte, full int) error {
+		out = grow(out, full)
+		return decompress(out[:full], body, codec)
+	})
+	return out, err
+}
+
+// walkPages calls fn with the compressed part of each page of one column
+// chunk and the size it decompresses to: the body of a page v1, the
+// values of a page v2 (its levels are never compressed). Pages v2 stored
+// uncompressed are left out.
+func walkPages(chunk []byte, fn func(body []byte, full int) error) error {
 	var ph footer.PageHeader
 	for p := 0; p < len(chunk); {
 		n, err := footer.Unmarshal(chunk[p:], &ph)
 		if err != nil {
-			return out, err
+			return err
 		}
 		p += n
 		size, full := int(ph.CompressedPageSize), int(ph.UncompressedPageSize)
 		if size < 0 || full < 0 || size > len(chunk)-p {
-			return out, fmt.Errorf("page at %d: %d compressed bytes, %d left", p, size, len(chunk)-p)
+			return fmt.Errorf("page at %d: %d compressed bytes, %d left", p, size, len(chunk)-p)
 		}
 		body := chunk[p : p+size]
 		p += size
 		if v2 := ph.DataPageHeaderV2; v2 != nil {
 			levels := int(v2.DefinitionLevelsByteLength) + int(v2.RepetitionLevelsByteLength)
 			if levels < 0 || levels > size || levels > full {
-				return out, fmt.Errorf("page at %d: %d level bytes in a %d-byte page", p, levels, size)
+				return fmt.Errorf("page at %d: %d level bytes in a %d-byte page", p, levels, size)
 			}
 			if !v2.IsCompressedOrDefault() {
 				continue
 			}
 			body, full = body[levels:], full-levels
 		}
-		out = grow(out, full)
-		switch codec {
-		case footer.CodecUncompressed:
-		case footer.CodecSnappy:
-			if _, err := snappy.Decode(out[:full], body); err != nil {
-				return out, err
-			}
-		case footer.CodecZstd:
-			if _, err := zstdDec.DecodeAll(body, out[:0:full]); err != nil {
-				return out, err
-			}
-		default:
-			return out, fmt.Errorf("codec %v is not in the benchmark configurations", codec)
+		if err := fn(body, full); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// decompress decompresses body, compressed with codec, into out, which
+// holds exactly its decompressed size. An uncompressed body is left where
+// it is, as a reader decodes it in place: out is not written.
+func decompress(out, body []byte, codec footer.CompressionCodec) error {
+	switch codec {
+	case footer.CodecUncompressed:
+	case footer.CodecSnappy:
+		if _, err := snappy.Decode(out, body); err != nil {
+			return err
+		}
+	case footer.CodecZstd:
+		if _, err := zstdDec.DecodeAll(body, out[:0]); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("codec %v is not in the benchmark configurations", codec)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/quiverio/quiver/bench/datasets"
 	"github.com/quiverio/quiver/bench/pqfiles"
+	"github.com/quiverio/quiver/footer"
 )
 
 // writer is one implementation that writes a dataset's record batches as a
@@ -16,6 +17,9 @@ import (
 type writer struct {
 	name  string
 	write func(w io.Writer, d *datasets.Dataset, s datasets.Size, c *pqfiles.Config, recs []arrow.RecordBatch) error
+	// prepare, when set, does ahead of the timing what write needs done
+	// once.
+	prepare func(d *datasets.Dataset, s datasets.Size, c *pqfiles.Config, recs []arrow.RecordBatch) error
 }
 
 var writers = []writer{
@@ -28,6 +32,7 @@ var writers = []writer{
 	{name: "pqarrow", write: func(w io.Writer, d *datasets.Dataset, s datasets.Size, c *pqfiles.Config, recs []arrow.RecordBatch) error {
 		return c.Write(w, d, s, recs)
 	}},
+	{name: "floor", write: writeFloor, prepare: prepareFloor},
 }
 
 // countingWriter discards what it is given and counts the bytes.
@@ -39,7 +44,9 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 }
 
 // BenchmarkWrite writes every dataset's batches in every configuration to
-// a byte counter and reports the file size as file-bytes.
+// a byte counter and reports the file size as file-bytes. The
+// configurations that compress have a floor too (writeFloor): their
+// pages' compression alone.
 func BenchmarkWrite(b *testing.B) {
 	s := size(b)
 	for _, d := range datasets.All() {
@@ -53,7 +60,15 @@ func BenchmarkWrite(b *testing.B) {
 			meta := pqfiles.MetaOf(recs)
 			for _, c := range pqfiles.Configs(d) {
 				for _, w := range writers {
+					if w.name == "floor" && c.Codec() == footer.CodecUncompressed {
+						continue // nothing to compress
+					}
 					b.Run(fmt.Sprintf("config=%s/impl=%s", c.Name, w.name), func(b *testing.B) {
+						if w.prepare != nil {
+							if err := w.prepare(d, s, c, recs); err != nil {
+								b.Fatal(err)
+							}
+						}
 						var out countingWriter
 						measure(b, meta.ArrowBytes, meta.Rows, "rows/s", func() error {
 							out.n = 0

@@ -56,6 +56,9 @@ var (
 	BSSZstd = &Config{Name: "bss-zstd", codec: footer.CodecZstd, encoding: bssEncoding}
 )
 
+// Codec returns the compression codec of c's pages.
+func (c *Config) Codec() footer.CompressionCodec { return c.codec }
+
 func deltaEncoding(d *datasets.Dataset, path string, t parquet.Type) (footer.Encoding, bool) {
 	switch t {
 	case parquet.Types.Int32, parquet.Types.Int64:

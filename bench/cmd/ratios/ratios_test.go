@@ -155,6 +155,9 @@ BenchmarkWrite/dataset=lineitem/config=plain/impl=quiver  2  200000000 ns/op  10
 BenchmarkWrite/dataset=lineitem/config=plain/impl=pqarrow  2  500000000 ns/op  1010000 file-bytes
 BenchmarkWrite/dataset=taxi/config=plain/impl=quiver  2  100000000 ns/op  2000000 file-bytes
 BenchmarkWrite/dataset=taxi/config=plain/impl=pqarrow  2  100000000 ns/op  2000010 file-bytes
+BenchmarkWrite/dataset=taxi/config=zstd-v2/impl=quiver  2  300000000 ns/op  500000 file-bytes
+BenchmarkWrite/dataset=taxi/config=zstd-v2/impl=pqarrow  2  540000000 ns/op  510000 file-bytes
+BenchmarkWrite/dataset=taxi/config=zstd-v2/impl=floor  2  270000000 ns/op
 `,
 	"kernels.txt": `date: 2025-12-31
 quiver: def5678
@@ -178,8 +181,8 @@ BenchmarkDeltaInt32/values=65536/impl=parquetgo  1000  50000 ns/op  1.3e9 values
 
 // TestPage checks each table of the page against the sample: medians,
 // ratios, the one-core read the parallel read is set against (not the
-// serial read at -cpu 2), allocation, file sizes, the kernel row of
-// ranges, the machine table's two rows and the note.
+// serial read at -cpu 2), allocation, file sizes, the write floor, the
+// kernel row of ranges, the machine table's two rows and the note.
 func TestPage(t *testing.T) {
 	var paths []string
 	for _, name := range []string{"read.txt", "parallel.txt", "cold.txt", "write.txt", "kernels.txt"} {
@@ -194,10 +197,11 @@ func TestPage(t *testing.T) {
 		"| taxi delta | 50.0 | 100.0 | 2.00x | - | - | - | - | - | - | - | - |",
 		"- quiver against pqarrow: faster on 2 of 2 rows, 2.00x-4.00x (geomean 2.83x)",
 		"- Parallelism 2 (`-cpu 2`, 1 samples), lineitem plain: 55.0 ms against the one-core read's 110.0 ms, 2.00x",
-		"| lineitem plain | 200.0 | 500.0 | 2.50x | 1.0 | 1.0 | -0.99% |",
-		"| taxi plain | 100.0 | 100.0 | 1.00x | 2.0 | 2.0 | +0.00% |",
-		"- quiver against pqarrow: faster on 1 of 2 rows, 1.00x-2.50x (geomean 1.58x)",
-		"- quiver's files differ from pqarrow's by -0.99% to +0.00%",
+		"| lineitem plain | 200.0 | 500.0 | 2.50x | - | - | 1.0 | 1.0 | -0.99% |",
+		"| taxi plain | 100.0 | 100.0 | 1.00x | - | - | 2.0 | 2.0 | +0.00% |",
+		"| taxi zstd-v2 | 300.0 | 540.0 | 1.80x | 270.0 | 2.00x | 0.5 | 0.5 | -1.96% |",
+		"- quiver against pqarrow: faster on 2 of 3 rows, 1.00x-2.50x (geomean 1.65x)",
+		"- quiver's files differ from pqarrow's by -1.96% to +0.00%",
 		"Note: Writes come from an older run.",
 		"| Unpack32 | 4 inputs, width 1-4 | 40.0 G | 10.0 G to 40.0 G | 1.00x-4.00x (geomean 2.21x) |",
 		"| DeltaInt32 | values=65536 | 3.20 G | 1.30 G | 2.50x |",
