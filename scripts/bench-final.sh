@@ -7,8 +7,8 @@
 #     (draining pages, and holding the table: parquetgo-table) on the other
 #     datasets;
 #   - Parallelism 2 on lineitem dict-snappy (-cpu 2);
-#   - writes, quiver and pqarrow, every dataset and configuration, one
-#     core, -benchtime 2x;
+#   - writes, quiver, pqarrow and the compression floor, every dataset and
+#     configuration, one core, -benchtime 2x;
 # in ROUNDS rounds (default 5). A round runs every benchmark twice in one
 # process and keeps the second sample: the first starts from whatever heap
 # the benchmark before it (often another library's) left, and whole-table
@@ -69,7 +69,7 @@ for round in $(seq "$rounds"); do
 	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(lineitem|floats)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-mmap|pqarrow-stream|parquetgo|parquetgo-table|floor)$' | tee -a "$out-read-raw.txt" | keep >>"$out-read.txt"
 	run -test.cpu 1 -test.bench 'BenchmarkRead$/dataset=(taxi|strings|nested|wide)$/config=/impl=(quiver|quiver-mmap|quiver-stream|pqarrow|pqarrow-stream|parquetgo|parquetgo-table)$' | tee -a "$out-read-all-raw.txt" | keep >>"$out-read-all.txt"
 	run -test.cpu 2 -test.bench 'BenchmarkRead$/dataset=lineitem$/config=dict-snappy$/impl=(quiver|quiver-parallel)$' | tee -a "$out-parallel-raw.txt" | keep >>"$out-parallel.txt"
-	run -test.cpu 1 -test.benchtime 2x -test.bench 'BenchmarkWrite$/dataset=/config=/impl=(quiver|pqarrow)$' | tee -a "$out-write-raw.txt" | keep >>"$out-write.txt"
+	run -test.cpu 1 -test.benchtime 2x -test.bench 'BenchmarkWrite$/dataset=/config=/impl=(quiver|pqarrow|floor)$' | tee -a "$out-write-raw.txt" | keep >>"$out-write.txt"
 done
 {
 	header
