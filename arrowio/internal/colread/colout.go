@@ -150,16 +150,12 @@ func (o *colOut) release() {
 // overwrite past their last value).
 func (o *colOut) growData(extra int) []byte {
 	need := o.dataLen + extra + dataSlack
-	if need > o.data.Cap() && o.dataLen == 0 {
-		// Nothing to keep: a new buffer, rather than a copy of the old
-		// one's bytes (the first guess at a batch's data, from
-		// LeafReader.dataHint, falls short of a dictionary's values).
-		o.data.Release()
-		o.data = memory.NewResizableBuffer(o.mem)
-		o.data.Reserve(need)
-	}
 	if need > o.data.Cap() {
-		o.data.Reserve(max(need, 2*o.data.Cap()))
+		c := need // with nothing to keep, no more than asked
+		if o.dataLen > 0 {
+			c = max(need, 2*o.data.Cap())
+		}
+		o.reserveData(c)
 	}
 	if need > o.data.Len() {
 		o.data.Resize(min(o.data.Cap(), max(need, 2*o.data.Len())))
@@ -184,9 +180,25 @@ const dataSlack = kernels.GatherSlack
 func (o *colOut) growDataFor(extra, filled int) []byte {
 	if need := o.dataLen + extra + dataSlack; need > o.data.Cap() && filled > 0 && filled < o.slots {
 		rate := float64(o.dataLen+extra) / float64(filled)
-		o.data.Reserve(max(need, int(min(rate*float64(o.slots)*1.05, 1<<31))+dataSlack))
+		o.reserveData(max(need, int(min(rate*float64(o.slots)*1.05, 1<<31))+dataSlack))
 	}
 	return o.growData(extra)
+}
+
+// reserveData gives the binary data buffer room for c bytes, moving the
+// dataLen bytes decoded so far into a new buffer when it grows. Only
+// those are copied: memory.Buffer.Reserve would copy the old buffer
+// whole, and the first guess at a batch's data (LeafReader.dataHint),
+// which falls short of a dictionary's values, before any was written.
+func (o *colOut) reserveData(c int) {
+	if c <= o.data.Cap() {
+		return
+	}
+	old := o.data
+	o.data = memory.NewResizableBuffer(o.mem)
+	o.data.Reserve(c)
+	copy(o.data.Buf(), old.Bytes()[:o.dataLen])
+	old.Release()
 }
 
 // offsets32 and offsets64 view the offsets buffer of a binary colOut.

@@ -224,13 +224,17 @@ func valuesPlain(md *footer.ColumnMetaData) bool {
 // their share of the chunk's uncompressed size, which bounds PLAIN data
 // (dictionary-encoded data can be larger; colOut grows it then). Like
 // batchSlots, it trusts the declared size only up to 64 times the chunk's
-// bytes.
+// bytes; past that there is no estimate, rather than one known to fall
+// short, and the batch's first values size its data (colOut.growDataFor).
 func (l *LeafReader) dataHint(n int) int {
 	if l.t.kind != binaryTarget || l.totalRows <= 0 || l.uncompressed <= 0 {
 		return 0
 	}
 	share := float64(l.uncompressed) / float64(l.totalRows) * float64(n)
-	return int(min(share, 64*float64(l.Pages.ChunkBytes()), 1<<31))
+	if share > 64*float64(l.Pages.ChunkBytes()) {
+		return 0
+	}
+	return int(min(share, 1<<31))
 }
 
 // fill decodes n rows into out, crossing pages as needed.

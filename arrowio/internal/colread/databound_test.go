@@ -3,6 +3,7 @@ package colread
 import (
 	"testing"
 
+	"github.com/quiverio/quiver/arrowio/internal/page"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -34,6 +35,29 @@ func TestDataBound(t *testing.T) {
 		{"delta", footer.ColumnMetaData{Encodings: []footer.Encoding{footer.EncodingDeltaByteArray}, TotalUncompressedSize: 5000}, 0},
 	} {
 		if got := DataBound(&c.md); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestDataHint checks a byte-array leaf's first guess at a batch's data:
+// the batch's share of the chunk's data bound, and none at all when that
+// share passes the 64 bytes per chunk byte the reader trusts, since a
+// guess known to fall short would only be outgrown.
+func TestDataHint(t *testing.T) {
+	for _, c := range []struct {
+		name                 string
+		kind                 targetKind
+		rows, bound, n, want int
+	}{
+		{"share", binaryTarget, 1000, 32000, 100, 3200},
+		{"share at the limit", binaryTarget, 1000, 64000, 100, 6400},
+		{"share past the limit", binaryTarget, 1000, 64010, 100, 0},
+		{"no bound", binaryTarget, 1000, 0, 100, 0},
+		{"fixed width", fixedTarget, 1000, 32000, 100, 0},
+	} {
+		l := LeafReader{t: target{kind: c.kind}, totalRows: int64(c.rows), uncompressed: int64(c.bound), Pages: page.Iterator{Data: make([]byte, 100)}}
+		if got := l.dataHint(c.n); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
 		}
 	}
