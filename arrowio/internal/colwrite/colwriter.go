@@ -72,6 +72,8 @@ type valueWriter interface {
 	undict()
 	// chunkStats sets the chunk's min and max in st.
 	chunkStats(st *footer.Statistics)
+	// chunkNaNs returns the NaN values the chunk was given.
+	chunkNaNs() int64
 	// unencodedBytes returns the chunk's BYTE_ARRAY bytes (lengths left
 	// out), and false for other physical types.
 	unencodedBytes() (int64, bool)
@@ -80,7 +82,9 @@ type valueWriter interface {
 // pageEncoding is the part every value writer shares: whether the chunk
 // is (still) dictionary-encoded, the page's dictionary indices while it
 // is, and the encoding of its pages otherwise (from the start, or after
-// fallback). Its fallback is the value writers' valueWriter.fallback.
+// fallback); and the chunk's NaN count, which the writers of float
+// values add to as they take their statistics. Its fallback is the value
+// writers' valueWriter.fallback.
 type pageEncoding struct {
 	fallbackEnc footer.Encoding
 	dictOn      bool
@@ -88,13 +92,18 @@ type pageEncoding struct {
 	// encoded is idx as appendIndices appends them, when judgeDict
 	// encoded them at the page's end; nil otherwise.
 	encoded []byte
+	nans    int64 // the chunk's NaN values (FLOAT, DOUBLE, FLOAT16 leaves)
 }
 
 // startChunk begins a chunk, dictionary-encoded when dict is set.
 func (e *pageEncoding) startChunk(dict bool) {
 	e.dictOn = dict
 	e.idx = e.idx[:0]
+	e.nans = 0
 }
+
+// chunkNaNs returns the chunk's NaN values (see valueWriter).
+func (e *pageEncoding) chunkNaNs() int64 { return e.nans }
 
 // addIndices appends k indices to the page's and returns them, for the
 // dictionary to set.

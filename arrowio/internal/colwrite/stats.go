@@ -88,10 +88,11 @@ type fixedStats[T fixedValue] struct {
 	has    bool
 }
 
-// update widens s to cover vals.
-func (s *fixedStats[T]) update(vals []T, order statOrder) {
+// update widens s to cover vals and returns how many of them are NaN,
+// counted in the same pass as the bounds.
+func (s *fixedStats[T]) update(vals []T, order statOrder) (nans int) {
 	if len(vals) == 0 {
-		return
+		return 0
 	}
 	switch v := any(vals).(type) {
 	case []int32:
@@ -109,14 +110,19 @@ func (s *fixedStats[T]) update(vals []T, order statOrder) {
 			s.set(T(lo), T(hi))
 		}
 	case []float32:
-		if lo, hi, ok := minMaxFloat(v); ok {
+		lo, hi, n := minMaxFloat(v)
+		if n < len(v) {
 			s.set(T(lo), T(hi))
 		}
+		return n
 	case []float64:
-		if lo, hi, ok := minMaxFloat(v); ok {
+		lo, hi, n := minMaxFloat(v)
+		if n < len(v) {
 			s.set(T(lo), T(hi))
 		}
+		return n
 	}
+	return 0
 }
 
 // set widens s to [lo, hi] in T's own order.
@@ -206,27 +212,31 @@ func minMax[T int32 | int64 | uint32 | uint64](vals []T) (lo, hi T) {
 	return lo, hi
 }
 
-// minMaxFloat returns the smallest and largest of vals leaving NaN out;
-// ok is false when every value is NaN. Zeros of either sign compare equal.
-func minMaxFloat[T float32 | float64](vals []T) (lo, hi T, ok bool) {
+// minMaxFloat returns the smallest and largest of vals leaving NaN out,
+// and how many of vals are NaN (the bounds mean nothing when all of them
+// are). Zeros of either sign compare equal. The NaN count, which file
+// metrics need, costs a branch that is almost never taken: NaN fails both
+// comparisons, so it is tested only where neither bound moves.
+func minMaxFloat[T float32 | float64](vals []T) (lo, hi T, nans int) {
 	i := 0
 	for i < len(vals) && vals[i] != vals[i] {
 		i++
 	}
 	if i == len(vals) {
-		return 0, 0, false
+		return 0, 0, i
 	}
+	nans = i
 	lo, hi = vals[i], vals[i]
 	for _, v := range vals[i+1:] {
-		// NaN fails both comparisons.
 		if v < lo {
 			lo = v
-		}
-		if v > hi {
+		} else if v > hi {
 			hi = v
+		} else if v != v {
+			nans++
 		}
 	}
-	return lo, hi, true
+	return lo, hi, nans
 }
 
 // bytesStats is the min and max of a byte-array column's values, copied
