@@ -110,13 +110,13 @@ func (s *fixedStats[T]) update(vals []T, order statOrder) (nans int) {
 			s.set(T(lo), T(hi))
 		}
 	case []float32:
-		lo, hi, n := minMaxFloat(v)
+		lo, hi, n := kernels.MinMaxNaN(v)
 		if n < len(v) {
 			s.set(T(lo), T(hi))
 		}
 		return n
 	case []float64:
-		lo, hi, n := minMaxFloat(v)
+		lo, hi, n := kernels.MinMaxNaN(v)
 		if n < len(v) {
 			s.set(T(lo), T(hi))
 		}
@@ -210,33 +210,6 @@ func minMax[T int32 | int64 | uint32 | uint64](vals []T) (lo, hi T) {
 		hi = max(hi, v)
 	}
 	return lo, hi
-}
-
-// minMaxFloat returns the smallest and largest of vals leaving NaN out,
-// and how many of vals are NaN (the bounds mean nothing when all of them
-// are). Zeros of either sign compare equal. The NaN count, which file
-// metrics need, costs a branch that is almost never taken: NaN fails both
-// comparisons, so it is tested only where neither bound moves.
-func minMaxFloat[T float32 | float64](vals []T) (lo, hi T, nans int) {
-	i := 0
-	for i < len(vals) && vals[i] != vals[i] {
-		i++
-	}
-	if i == len(vals) {
-		return 0, 0, i
-	}
-	nans = i
-	lo, hi = vals[i], vals[i]
-	for _, v := range vals[i+1:] {
-		if v < lo {
-			lo = v
-		} else if v > hi {
-			hi = v
-		} else if v != v {
-			nans++
-		}
-	}
-	return lo, hi, nans
 }
 
 // bytesStats is the min and max of a byte-array column's values, copied
