@@ -125,7 +125,18 @@ func (w *fixedWriter[T, U]) bind(arr arrow.Array, lo, hi int) ([]byte, int, erro
 
 func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error {
 	vals := w.slots[i:j]
-	if nonNull < j-i {
+	if !w.dictOn {
+		// The values join the page first, compacted on the way, and the
+		// statistics read them there, where the copy left them cached.
+		n := len(w.vals)
+		w.vals = growDoubling(w.vals, len(vals))
+		if nonNull < j-i {
+			vals = compact(w.vals[n:], vals, valid, voff+i)
+		} else {
+			vals = append(w.vals[n:], vals...)
+		}
+		w.vals = w.vals[:n+len(vals)]
+	} else if nonNull < j-i {
 		w.dense = compact(w.dense, vals, valid, voff+i)
 		vals = w.dense
 	}
@@ -133,9 +144,7 @@ func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error
 	addFixedHashes(w.bloom, vals)
 	if w.dictOn {
 		w.dict.insert(arrowmem.Cast[U](vals), w.addIndices(len(vals)))
-		return nil
 	}
-	w.vals = append(growDoubling(w.vals, len(vals)), vals...)
 	return nil
 }
 
