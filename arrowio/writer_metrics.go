@@ -1,11 +1,6 @@
 package arrowio
 
 import (
-	"math"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-
 	"github.com/quiverio/quiver/arrowio/internal/colwrite"
 	"github.com/quiverio/quiver/footer"
 )
@@ -92,7 +87,7 @@ func (w *Writer) Metrics() *FileMetrics {
 	for i, c := range w.cols {
 		lm := &w.metrics[i]
 		cm := lm.ColumnMetrics
-		if lm.floats && !lm.nanUnknown {
+		if lm.floats {
 			cm.NaNs = footer.Some(lm.nans)
 		}
 		var hasUpper bool
@@ -111,11 +106,9 @@ func (w *Writer) Metrics() *FileMetrics {
 // leafMetrics gathers a column's metrics while the file is written.
 type leafMetrics struct {
 	ColumnMetrics
-	floats     bool // the leaf holds floating-point values, whose NaNs are counted
-	nanUnknown bool // an array of a type countNaN does not know came
-	nans       int64
-	chunkNaNs  int64 // NaNs of the row group being filled
-	bounds     colwrite.FileBounds
+	floats bool // the leaf holds floating-point values, whose NaNs are counted
+	nans   int64
+	bounds colwrite.FileBounds
 }
 
 // newLeafMetrics returns the empty metrics of the leaves of tree.
@@ -140,68 +133,13 @@ func (m *leafMetrics) ratio() float64 {
 	return float64(m.CompressedBytes) / float64(m.UncompressedBytes)
 }
 
-// countNaN counts the NaNs among slots [lo, hi) of arr, a float leaf's
-// values.
-func (m *leafMetrics) countNaN(arr arrow.Array, lo, hi int) {
-	if m.floats {
-		n, ok := countNaN(arr, lo, hi)
-		m.chunkNaNs += n
-		m.nanUnknown = m.nanUnknown || !ok
-	}
-}
-
 // addChunk adds the finished chunk of c with metadata md.
 func (m *leafMetrics) addChunk(c *colwrite.Writer, md *footer.ColumnMetaData) {
-	nulls := c.Nulls()
+	nulls, nans := c.Nulls(), c.NaNs()
 	m.Values += md.NumValues
 	m.Nulls += nulls
-	m.nans += m.chunkNaNs
+	m.nans += nans
 	m.CompressedBytes += md.TotalCompressedSize
 	m.UncompressedBytes += md.TotalUncompressedSize
-	c.Widen(&m.bounds, md.Statistics, md.NumValues-nulls-m.chunkNaNs)
-	m.chunkNaNs = 0
-}
-
-// countNaN returns the NaNs among the valid slots [lo, hi) of arr, an
-// array of float16, float32 or float64 values or a dictionary of them;
-// ok is false for an array of another type.
-func countNaN(arr arrow.Array, lo, hi int) (n int64, ok bool) {
-	switch a := arr.(type) {
-	case *array.Float64:
-		vals := a.Float64Values()
-		for i := lo; i < hi; i++ {
-			if math.IsNaN(vals[i]) && a.IsValid(i) {
-				n++
-			}
-		}
-	case *array.Float32:
-		vals := a.Float32Values()
-		for i := lo; i < hi; i++ {
-			if vals[i] != vals[i] && a.IsValid(i) {
-				n++
-			}
-		}
-	case *array.Float16:
-		vals := a.Values()
-		for i := lo; i < hi; i++ {
-			if vals[i].IsNaN() && a.IsValid(i) {
-				n++
-			}
-		}
-	case *array.Dictionary:
-		dict := a.Dictionary()
-		for i := lo; i < hi; i++ {
-			if a.IsValid(i) {
-				k := a.GetValueIndex(i)
-				d, ok := countNaN(dict, k, k+1)
-				if !ok {
-					return n, false
-				}
-				n += d
-			}
-		}
-	default:
-		return n, false
-	}
-	return n, true
+	c.Widen(&m.bounds, md.Statistics, md.NumValues-nulls-nans)
 }

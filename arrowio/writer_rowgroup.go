@@ -86,11 +86,9 @@ func (w *Writer) addRows(rec arrow.RecordBatch, nested []shreddedField, lo, hi i
 	err := w.eachColumn(func(i int) error {
 		c := w.cols[i]
 		if c.Nested {
-			w.metrics[i].countNaN(leafCol[i].Values, 0, leafCol[i].Values.Len())
 			return c.WriteNested(leafCol[i])
 		}
 		arr := rec.Column(w.leafField[i])
-		w.metrics[i].countNaN(arr, lo, hi)
 		return c.WriteFlat(arr, lo, hi)
 	})
 	w.rg.rows += int64(hi - lo)

@@ -2,6 +2,8 @@
 
 package kernels
 
+import "math"
+
 // Glue between the assembly kernels of package asm and the dispatch
 // variables set by the *_amd64.go and *_arm64.go init functions.
 
@@ -66,4 +68,23 @@ func countAtLeastAsm(levels []int16, t int16) int {
 		n, levels = n+set, levels[k:]
 	}
 	return n + countAtLeastGeneric(levels, t)
+}
+
+// minMaxNaNAsm wraps an assembly float bounds kernel, which handles whole
+// blocks, finishing the rest with the portable twin. The 32-bit kernel's
+// lane counts bound one call to fewer than 2^36 values: larger slices go
+// in parts.
+func minMaxNaNAsm[T float32 | float64](kernel func(v []T) (lo, hi T, nans, n int)) func([]T) (T, T, int) {
+	return func(v []T) (T, T, int) {
+		lo, hi := T(math.Inf(1)), T(math.Inf(-1))
+		nans := 0
+		for len(v) > 0 {
+			part := v[:min(len(v), 1<<32)]
+			l, h, k, n := kernel(part)
+			tl, th, tk := minMaxNaNGeneric(part[n:])
+			lo, hi, nans = min(lo, l, tl), max(hi, h, th), nans+k+tk
+			v = v[len(part):]
+		}
+		return lo, hi, nans
+	}
 }

@@ -125,15 +125,12 @@ func minMaxRun[T Integer](v []T, lo, hi T, ok bool) (T, T, bool) {
 // minMaxFloatRun folds the non-NaN floats of v into lo and hi (meaningful
 // when ok).
 func minMaxFloatRun[T Float](v []T, lo, hi T, ok bool) (T, T, bool) {
-	for _, x := range v {
-		if x != x {
-			continue
-		}
-		if !ok {
-			lo, hi, ok = x, x, true
-		}
-		lo = min(lo, x)
-		hi = max(hi, x)
+	l, h, nans := MinMaxNaN(v)
+	switch {
+	case nans == len(v):
+		return lo, hi, ok
+	case !ok:
+		return l, h, true
 	}
-	return lo, hi, ok
+	return min(lo, l), max(hi, h), true
 }

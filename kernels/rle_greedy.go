@@ -19,16 +19,23 @@ import (
 // smaller at several times the cost per value. A value wider than width
 // (or a negative level) is an error wrapping [ErrOutOfRange].
 func AppendRLE[T uint32 | int16](dst []byte, vals []T, width uint) ([]byte, error) {
+	return appendRLE(dst, vals, width, true)
+}
+
+// appendRLE is AppendRLE, passing over runs too short to matter a quad at
+// a time (runSkip) when skip is set; the tests hold the two ways alike.
+func appendRLE[T uint32 | int16](dst []byte, vals []T, width uint, skip bool) ([]byte, error) {
 	if width > 32 {
 		return dst, fmt.Errorf("%w: RLE bit width %d above 32", ErrOutOfRange, width)
 	}
 	maxV := uint64(1)<<width - 1
 	vb := int(width+7) / 8
 	lit := 0 // start of the values not yet written
-	skip, skipping := newLevelRunSkip(vals, width)
+	skipper, skipping := newRunSkip(vals, width)
+	skipping = skipping && skip
 	for i := 0; i < len(vals); {
 		if skipping {
-			i = skip.next(i)
+			i = skipper.next(i)
 		}
 		v := vals[i]
 		if uint64(v) > maxV { // a negative int16 converts to a huge value

@@ -7,35 +7,45 @@ import (
 	"github.com/quiverio/quiver/internal/arrowmem"
 )
 
-// levelRunSkip lets [AppendRLE] pass over levels that hold no run it
-// could write as an RLE run. Such a run has at least eight equal values,
-// so it covers a whole word of four levels aligned to a multiple of four;
-// a run starting before the first such word that lies in a run of eight,
-// or one holding a value that does not fit, is shorter than eight and is
-// bit-packed whatever its neighbours. Whole words are tested with two
-// compares each, and only uniform ones measured.
-type levelRunSkip struct {
-	lv  []int16
-	bad uint64 // the bits no level of the width may set, in each lane
-	w   int    // the first aligned word of interest at or after the last scan, -1 before one
+// runSkip lets [AppendRLE] pass over values that hold no run it could
+// write as an RLE run. Such a run has at least eight equal values, so it
+// covers a whole quad of four values aligned to a multiple of four; a run
+// starting before the first such quad that lies in a run of eight, or one
+// holding a value that does not fit, is shorter than eight and is
+// bit-packed whatever its neighbours. Whole quads are tested a word or two
+// at a time (an int16 quad is one word, a uint32 quad two), and only
+// uniform ones measured. Levels and dictionary indices, which a writer
+// encodes so a page at a time, are mostly such short runs.
+type runSkip[T uint32 | int16] struct {
+	vals []T
+	bad  uint64 // the bits no value of the width may set, in each lane
+	w    int    // the first aligned quad of interest at or after the last scan, -1 before one
 }
 
-// newLevelRunSkip returns the skip for vals when they are levels of a
-// width that leaves lanes a bit to spare (1 to 15), and ok false
-// otherwise.
-func newLevelRunSkip[T uint32 | int16](vals []T, width uint) (levelRunSkip, bool) {
-	lv, ok := any(vals).([]int16)
-	if !ok || width == 0 || width > 15 {
-		return levelRunSkip{}, false
+// newRunSkip returns the skip for vals when the width leaves their lanes
+// of a word a bit to spare, or uses a whole uint32 lane (1 to 15 for
+// int16 levels, 1 to 32 for uint32 values), and ok false otherwise.
+func newRunSkip[T uint32 | int16](vals []T, width uint) (runSkip[T], bool) {
+	var lanes uint64
+	switch any(vals).(type) {
+	case []int16:
+		if width == 0 || width > 15 {
+			return runSkip[T]{}, false
+		}
+		lanes = ^uint64(1<<width-1) & 0xffff * 0x0001_0001_0001_0001
+	default:
+		if width == 0 || width > 32 {
+			return runSkip[T]{}, false
+		}
+		lanes = ^uint64(1<<width-1) & 0xffff_ffff * 0x0000_0001_0000_0001
 	}
-	lane := ^uint64(1<<width-1) & 0xffff
-	return levelRunSkip{lv: lv, bad: lane * 0x0001_0001_0001_0001, w: -1}, true
+	return runSkip[T]{vals: vals, bad: lanes, w: -1}, true
 }
 
 // next returns where AppendRLE, about to read the run starting at i,
-// may resume instead: the start of the run holding the third level
-// before the next word of interest, when that is past i.
-func (s *levelRunSkip) next(i int) int {
+// may resume instead: the start of the run holding the third value
+// before the next quad of interest, when that is past i.
+func (s *runSkip[T]) next(i int) int {
 	if i > s.w {
 		s.w = s.scan(i)
 	}
@@ -43,23 +53,33 @@ func (s *levelRunSkip) next(i int) int {
 	if p <= i {
 		return i
 	}
-	for p > i && s.lv[p-1] == s.lv[p] {
+	for p > i && s.vals[p-1] == s.vals[p] {
 		p--
 	}
 	return p
 }
 
-// scan returns the first aligned word from the one holding level i that
-// lies in a run of at least eight or holds a level too wide for the
-// width, or where the last partial word starts when none does. A
-// uniform word's run is measured no further than four levels each side.
-func (s *levelRunSkip) scan(i int) int {
-	lv := s.lv
+// scan returns the first aligned quad from the one holding value i that
+// lies in a run of at least eight or holds a value too wide for the
+// width, or where the last partial quad starts when none does.
+func (s *runSkip[T]) scan(i int) int {
+	switch v := any(s.vals).(type) {
+	case []int16:
+		return scanLevelQuads(v, i, s.bad)
+	case []uint32:
+		return scanValueQuads(v, i, s.bad)
+	}
+	return i
+}
+
+// scanLevelQuads is scan for int16 levels, a quad a word. A uniform
+// quad's run is measured no further than four levels each side.
+func scanLevelQuads(lv []int16, i int, bad uint64) int {
 	b := arrowmem.Bytes(lv)
 	k := i &^ 3
 	for ; k+4 <= len(lv); k += 4 {
 		w := binary.NativeEndian.Uint64(b[2*k:])
-		if w&s.bad != 0 {
+		if w&bad != 0 {
 			return k
 		}
 		if w != w<<16|w>>48 {
@@ -76,16 +96,41 @@ func (s *levelRunSkip) scan(i int) int {
 			}
 			continue
 		}
-		v, a, e := lv[k], k, k+4
-		for a > 0 && a > k-4 && lv[a-1] == v {
-			a--
-		}
-		for e < len(lv) && e < a+8 && lv[e] == v {
-			e++
-		}
-		if e-a >= 8 {
+		if quadInRun(lv, k) {
 			return k
 		}
 	}
 	return k
+}
+
+// scanValueQuads is scan for uint32 values, a quad two words.
+func scanValueQuads(u []uint32, i int, bad uint64) int {
+	b := arrowmem.Bytes(u)
+	k := i &^ 3
+	for ; k+4 <= len(u); k += 4 {
+		w0, w1 := binary.NativeEndian.Uint64(b[4*k:]), binary.NativeEndian.Uint64(b[4*k+8:])
+		if (w0|w1)&bad != 0 {
+			return k
+		}
+		if w0 != w1 || uint32(w0) != uint32(w0>>32) {
+			continue
+		}
+		if quadInRun(u, k) {
+			return k
+		}
+	}
+	return k
+}
+
+// quadInRun reports whether the uniform quad at k lies in a run of at
+// least eight, measuring no further than four values each side.
+func quadInRun[T uint32 | int16](vals []T, k int) bool {
+	v, a, e := vals[k], k, k+4
+	for a > 0 && a > k-4 && vals[a-1] == v {
+		a--
+	}
+	for e < len(vals) && e < a+8 && vals[e] == v {
+		e++
+	}
+	return e-a >= 8
 }

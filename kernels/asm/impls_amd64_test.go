@@ -15,6 +15,8 @@ func init() {
 	bloomInsertImpls = append(bloomInsertImpls, impl[bloomInsertFunc]{"avx2", BloomInsertAVX2, avx2})
 	levels16Impls = append(levels16Impls, impl[levels16Func]{"avx2", LevelsToBitmap16AVX2, avx2 && cpu.X86.HasPOPCNT})
 	levels8Impls = append(levels8Impls, impl[levels8Func]{"avx2", LevelsToBitmap8AVX2, avx2 && cpu.X86.HasPOPCNT})
+	minMaxNaN32Impls = append(minMaxNaN32Impls, impl[minMaxNaN32Func]{"avx2", MinMaxNaN32AVX2, avx2})
+	minMaxNaN64Impls = append(minMaxNaN64Impls, impl[minMaxNaN64Func]{"avx2", MinMaxNaN64AVX2, avx2})
 	for w, fns := range map[int][2]bssFunc{
 		2: {BSSDecode2AVX2, BSSEncode2AVX2},
 		4: {BSSDecode4AVX2, BSSEncode4AVX2},

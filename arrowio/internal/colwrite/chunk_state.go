@@ -27,6 +27,11 @@ func (c *Writer) BufferedBytes(ratio float64) int64 {
 // Nulls returns the null entries of the chunk FinishChunk finished.
 func (c *Writer) Nulls() int64 { return c.nulls }
 
+// NaNs returns the NaN values of the chunk FinishChunk finished: those of
+// a FLOAT, DOUBLE or FLOAT16 leaf, counted as its statistics are taken
+// (whether or not they are written), and 0 for other leaves.
+func (c *Writer) NaNs() int64 { return c.vals.chunkNaNs() }
+
 // PageScratch holds the buffers a column writer builds and compresses a
 // page in. They matter only while a page is written, so the column
 // writers run by one goroutine can share one PageScratch instead of each

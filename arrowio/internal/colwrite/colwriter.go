@@ -72,6 +72,8 @@ type valueWriter interface {
 	undict()
 	// chunkStats sets the chunk's min and max in st.
 	chunkStats(st *footer.Statistics)
+	// chunkNaNs returns the NaN values the chunk was given.
+	chunkNaNs() int64
 	// unencodedBytes returns the chunk's BYTE_ARRAY bytes (lengths left
 	// out), and false for other physical types.
 	unencodedBytes() (int64, bool)
@@ -80,7 +82,9 @@ type valueWriter interface {
 // pageEncoding is the part every value writer shares: whether the chunk
 // is (still) dictionary-encoded, the page's dictionary indices while it
 // is, and the encoding of its pages otherwise (from the start, or after
-// fallback). Its fallback is the value writers' valueWriter.fallback.
+// fallback); and the chunk's NaN count, which the writers of float
+// values add to as they take their statistics. Its fallback is the value
+// writers' valueWriter.fallback.
 type pageEncoding struct {
 	fallbackEnc footer.Encoding
 	dictOn      bool
@@ -88,13 +92,18 @@ type pageEncoding struct {
 	// encoded is idx as appendIndices appends them, when judgeDict
 	// encoded them at the page's end; nil otherwise.
 	encoded []byte
+	nans    int64 // the chunk's NaN values (FLOAT, DOUBLE, FLOAT16 leaves)
 }
 
 // startChunk begins a chunk, dictionary-encoded when dict is set.
 func (e *pageEncoding) startChunk(dict bool) {
 	e.dictOn = dict
 	e.idx = e.idx[:0]
+	e.nans = 0
 }
+
+// chunkNaNs returns the chunk's NaN values (see valueWriter).
+func (e *pageEncoding) chunkNaNs() int64 { return e.nans }
 
 // addIndices appends k indices to the page's and returns them, for the
 // dictionary to set.
@@ -221,6 +230,7 @@ type Writer struct {
 	// Reused scratch.
 	body, packed []byte
 	zeros        []byte
+	hdrBytes     []byte // the page header closePage places
 	hdr          footer.PageHeader
 	dph          footer.DataPageHeader
 	dph2         footer.DataPageHeaderV2
@@ -435,16 +445,26 @@ func (c *Writer) flushPage() error {
 	}
 	st, hdrStats := c.pageStats()
 	pageStart := c.DataPages.Len()
-	body, ls, err := c.appendLevels(c.body[:0])
+	// An uncompressed page that is not encrypted is built where it is
+	// kept, in the chunk's segment: its bytes are then written once, not
+	// into the page's scratch first and copied.
+	body, at := c.body[:0], 0
+	inPlace := c.set.Codec == footer.CodecUncompressed && c.Crypt == nil
+	if inPlace {
+		body, at = c.DataPages.openPage(c.pageBound())
+	}
+	body, ls, err := c.appendLevels(body)
 	if err != nil {
 		return err
 	}
 	body, enc, err := c.vals.flushPage(body, st)
-	c.body = body
+	if !inPlace {
+		c.body = body
+	}
 	if err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
-	if err := c.writeDataPage(body, ls, enc, hdrStats); err != nil {
+	if err := c.writeDataPage(body, at, ls, enc, hdrStats); err != nil {
 		return err
 	}
 	c.numValues += int64(c.levels)
@@ -472,6 +492,17 @@ func (c *Writer) looksDistinct() bool {
 	}
 	values := c.levels - c.pageNulls
 	return values >= earlyJudgeValues && c.vals.dictLen() >= values-values/64
+}
+
+// pageBound bounds the bytes of the page being filled, as built in
+// place: its values as pageFull counts them (exact for PLAIN and
+// BYTE_STREAM_SPLIT, a little short at worst for the bit-packed runs of
+// indices or deltas), its levels at two bits a slot where a flat leaf's
+// take at most one and a run header each eight slots, and section
+// lengths. A page that still outgrew it would grow its segment, moving
+// the segment's bytes once.
+func (c *Writer) pageBound() int {
+	return c.vals.pageBytes() + c.levels/4 + 256
 }
 
 // pageFull reports whether the page being filled has reached the page
@@ -582,10 +613,11 @@ func (c *Writer) closeSection(body []byte, at int) int {
 	return size
 }
 
-// writeDataPage writes body, a data page whose level sections ls
+// writeDataPage writes body[at:], a data page whose level sections ls
 // describes and whose values are encoded with enc, behind its header
-// (with hdrStats, nil for none).
-func (c *Writer) writeDataPage(body []byte, ls levelSections, enc footer.Encoding, hdrStats *footer.Statistics) error {
+// (with hdrStats, nil for none); at is not 0 for a page built in place
+// (see writePage).
+func (c *Writer) writeDataPage(body []byte, at int, ls levelSections, enc footer.Encoding, hdrStats *footer.Statistics) error {
 	if c.set.PageVersion == PageV1 {
 		c.dph = footer.DataPageHeader{
 			NumValues:               int32(c.levels),
@@ -595,7 +627,7 @@ func (c *Writer) writeDataPage(body []byte, ls levelSections, enc footer.Encodin
 			Statistics:              hdrStats,
 		}
 		c.hdr = footer.PageHeader{Type: footer.PageTypeData, DataPageHeader: &c.dph}
-		return c.writePage(&c.DataPages, body, 0, false, enc)
+		return c.writePage(&c.DataPages, body, at, 0, false, enc)
 	}
 	c.dph2 = footer.DataPageHeaderV2{
 		NumValues:                  int32(c.levels),
@@ -607,7 +639,7 @@ func (c *Writer) writeDataPage(body []byte, ls levelSections, enc footer.Encodin
 		Statistics:                 hdrStats,
 	}
 	c.hdr = footer.PageHeader{Type: footer.PageTypeDataV2, DataPageHeaderV2: &c.dph2}
-	return c.writePage(&c.DataPages, body, ls.size, true, enc)
+	return c.writePage(&c.DataPages, body, at, ls.size, true, enc)
 }
 
 // dictPays reports whether the chunk's first dictionary-encoded page, of
@@ -629,7 +661,7 @@ func (c *Writer) writeDictPage() error {
 	c.dictCount = n
 	c.dictHdr = footer.DictionaryPageHeader{NumValues: int32(n), Encoding: footer.EncodingPlain}
 	c.hdr = footer.PageHeader{Type: footer.PageTypeDictionary, DictionaryPageHeader: &c.dictHdr}
-	return c.writePage(&c.DictPage, plain, 0, false, footer.EncodingPlain)
+	return c.writePage(&c.DictPage, plain, 0, 0, false, footer.EncodingPlain)
 }
 
 // pageHeaderRoom is the room writePage reserves for a page header beside
@@ -640,10 +672,24 @@ const pageHeaderRoom = 64
 // writePage compresses body (after its first keep bytes, the levels of a
 // version 2 page), completes c.hdr and appends the header and page to
 // dst. For a version 2 page (v2) whose values do not shrink, the values
-// are stored uncompressed and is_compressed says so.
-func (c *Writer) writePage(dst *PageBuffer, body []byte, keep int, v2 bool, enc footer.Encoding) error {
-	if len(body) > math.MaxInt32 {
-		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.Path, len(body))
+// are stored uncompressed and is_compressed says so. When at is not 0,
+// body is dst's open segment as openPage returned it, holding the page,
+// uncompressed and unencrypted, from at on: its header goes in the room
+// before it.
+func (c *Writer) writePage(dst *PageBuffer, body []byte, at, keep int, v2 bool, enc footer.Encoding) error {
+	page := body[at:]
+	if len(page) > math.MaxInt32 {
+		return fmt.Errorf("%w: column %q: a page of %d bytes is larger than a page header can declare", errs.ErrUnsupported, c.Path, len(page))
+	}
+	if at > 0 {
+		if v2 {
+			c.dph2.IsCompressed = footer.Some(false)
+		}
+		c.setPageSizes(page, page)
+		c.hdrBytes = footer.Marshal(c.hdrBytes[:0], &c.hdr)
+		dst.closePage(body, at, c.hdrBytes)
+		c.pageWritten(len(c.hdrBytes), len(page), enc)
+		return nil
 	}
 	out, compressed := body, false
 	if c.set.Codec != footer.CodecUncompressed {
@@ -670,18 +716,31 @@ func (c *Writer) writePage(dst *PageBuffer, body []byte, keep int, v2 bool, enc 
 	if c.Crypt != nil {
 		return c.writeEncryptedPage(&seg, body, out, enc)
 	}
+	c.setPageSizes(body, out)
+	before := len(seg)
+	seg = footer.Marshal(seg, &c.hdr)
+	hdrLen := len(seg) - before
+	seg = append(seg, out...)
+	c.pageWritten(hdrLen, len(body), enc)
+	return nil
+}
+
+// setPageSizes sets the sizes of c.hdr for a page of body, stored as out
+// (body compressed), and its CRC of out when the chunk has CRCs.
+func (c *Writer) setPageSizes(body, out []byte) {
 	c.hdr.UncompressedPageSize = int32(len(body))
 	c.hdr.CompressedPageSize = int32(len(out))
 	if c.set.CRC {
 		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(out)))
 	}
-	before := len(seg)
-	seg = footer.Marshal(seg, &c.hdr)
-	hdrLen := len(seg) - before
-	seg = append(seg, out...)
-	c.uncompressed += int64(hdrLen + len(body))
+}
+
+// pageWritten counts a written page of a hdrLen-byte header and a
+// bodyLen-byte uncompressed body in the chunk's size and encoding
+// statistics.
+func (c *Writer) pageWritten(hdrLen, bodyLen int, enc footer.Encoding) {
+	c.uncompressed += int64(hdrLen + bodyLen)
 	c.countPage(c.hdr.Type, enc)
-	return nil
 }
 
 // countPage adds a page to the chunk's encoding statistics.

@@ -2,7 +2,6 @@ package colwrite
 
 import (
 	"fmt"
-	"hash/crc32"
 	"math"
 
 	"github.com/quiverio/quiver/arrowio/internal/errs"
@@ -35,11 +34,7 @@ func (c *Writer) writeEncryptedPage(dst *[]byte, body, out []byte, enc footer.En
 	if s.page, err = s.Cipher.Seal(s.page[:0], out, pageType, s.DataPages); err != nil {
 		return fmt.Errorf("column %q: %w", c.Path, err)
 	}
-	c.hdr.UncompressedPageSize = int32(len(body))
-	c.hdr.CompressedPageSize = int32(len(s.page))
-	if c.set.CRC {
-		c.hdr.CRC = footer.Some(int32(crc32.ChecksumIEEE(s.page)))
-	}
+	c.setPageSizes(body, s.page)
 	s.hdr = footer.Marshal(s.hdr[:0], &c.hdr)
 	before := len(*dst)
 	if *dst, err = s.Cipher.Seal(*dst, s.hdr, hdrType, s.DataPages); err != nil {
@@ -47,8 +42,7 @@ func (c *Writer) writeEncryptedPage(dst *[]byte, body, out []byte, enc footer.En
 	}
 	hdrLen := len(*dst) - before
 	*dst = append(*dst, s.page...)
-	c.uncompressed += int64(hdrLen + len(body))
-	c.countPage(c.hdr.Type, enc)
+	c.pageWritten(hdrLen, len(body), enc)
 	if pageType == encrypt.ModuleDataPage {
 		s.DataPages++
 	}

@@ -37,7 +37,8 @@ func (c *Writer) reservePlain(arr arrow.Array, lo, hi int) {
 		}
 		size = 4*n + int(b.ValueOffset64(hi-1)+int64(b.ValueLen(hi-1))-b.ValueOffset64(lo))
 	}
-	// Definition levels, page headers and the odd short page.
-	size += n/4 + 4096
+	// Definition levels, the room page headers take (pageBound's too, as
+	// pages are built in place) and the odd short page.
+	size += n/4 + (pageHeaderRoom+256)*(size/max(c.set.PageSize, 1)+1) + 4096
 	c.DataPages.reserve(size)
 }

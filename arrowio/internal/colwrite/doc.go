@@ -2,8 +2,11 @@
 // Writer per leaf column chooses the encoding (dictionary with fallback to
 // the type's plain, delta, byte-stream-split or RLE encoding; a chunk
 // whose first page says the dictionary does not pay has none), cuts and
-// compresses pages into a PageBuffer, and gathers statistics, page-index
-// entries and bloom filter hashes as it goes. Pages are cut when their encoded values
+// compresses pages into a PageBuffer (an uncompressed, unencrypted page is
+// built there in place, behind room for its header), and gathers
+// statistics, page-index entries and bloom filter hashes as it goes; the
+// statistics pass over float values also counts their NaNs (Writer.NaNs),
+// for file metrics. Pages are cut when their encoded values
 // reach the page size or row limit, and, with content-defined chunking
 // (Settings.CDC, cdc.go), where a rolling gear hash over the values and
 // levels says, so that an edit to a table changes only nearby pages.

@@ -125,17 +125,26 @@ func (w *fixedWriter[T, U]) bind(arr arrow.Array, lo, hi int) ([]byte, int, erro
 
 func (w *fixedWriter[T, U]) put(i, j int, valid []byte, voff, nonNull int) error {
 	vals := w.slots[i:j]
-	if nonNull < j-i {
+	if !w.dictOn {
+		// The values join the page first, compacted on the way, and the
+		// statistics read them there, where the copy left them cached.
+		n := len(w.vals)
+		w.vals = growDoubling(w.vals, len(vals))
+		if nonNull < j-i {
+			vals = compact(w.vals[n:], vals, valid, voff+i)
+		} else {
+			vals = append(w.vals[n:], vals...)
+		}
+		w.vals = w.vals[:n+len(vals)]
+	} else if nonNull < j-i {
 		w.dense = compact(w.dense, vals, valid, voff+i)
 		vals = w.dense
 	}
-	w.page.update(vals, w.order)
+	w.nans += int64(w.page.update(vals, w.order))
 	addFixedHashes(w.bloom, vals)
 	if w.dictOn {
 		w.dict.insert(arrowmem.Cast[U](vals), w.addIndices(len(vals)))
-		return nil
 	}
-	w.vals = append(growDoubling(w.vals, len(vals)), vals...)
 	return nil
 }
 
@@ -212,14 +221,33 @@ func (w *fixedWriter[T, U]) chunkStats(st *footer.Statistics) { w.chunk.encode(s
 func (w *fixedWriter[T, U]) unencodedBytes() (int64, bool) { return 0, false }
 
 // compact returns the values of src whose bit in valid (starting at bit
-// off) is set, in dst (grown as needed).
+// off) is set, in dst (grown as needed). Once the bits reach a byte
+// boundary, a byte of eight valid slots, the common case, moves its eight
+// values in one copy; other bytes go value by value, without branches.
 func compact[T any](dst, src []T, valid []byte, off int) []T {
 	if cap(dst) < len(src) {
 		dst = make([]T, len(src))
 	}
 	dst = dst[:len(src)]
-	k := 0
-	for i := range src {
+	k, i := 0, 0
+	for ; i < len(src) && (off+i)&7 != 0; i++ {
+		b := off + i
+		dst[k] = src[i]
+		k += int(valid[b>>3] >> (b & 7) & 1)
+	}
+	for ; i+8 <= len(src); i += 8 {
+		m := valid[(off+i)>>3]
+		if m == 0xff {
+			copy(dst[k:k+8], src[i:i+8])
+			k += 8
+			continue
+		}
+		for j := range 8 {
+			dst[k] = src[i+j]
+			k += int(m >> j & 1)
+		}
+	}
+	for ; i < len(src); i++ {
 		b := off + i
 		dst[k] = src[i]
 		k += int(valid[b>>3] >> (b & 7) & 1)

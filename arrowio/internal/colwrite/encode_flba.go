@@ -90,6 +90,9 @@ func (w *flbaWriter) put(i, j int, valid []byte, voff, nonNull int) error {
 		w.dense, vals = d, d
 	}
 	w.page.addFixed(vals, wd, w.order)
+	if w.order == orderFloat16 {
+		w.nans += countNaN16(vals)
+	}
 	w.bloom.addFixed(vals, wd)
 	if w.dictOn {
 		w.dict.insertFixed(vals, wd, w.addIndices(len(vals)/wd))
@@ -161,3 +164,15 @@ func (w *flbaWriter) chunkStats(st *footer.Statistics) {
 }
 
 func (w *flbaWriter) unencodedBytes() (int64, bool) { return 0, false }
+
+// countNaN16 returns how many of the 2-byte FLOAT16 values of data are
+// NaN.
+func countNaN16(data []byte) int64 {
+	var n int64
+	for i := 0; i+1 < len(data); i += 2 {
+		if isNaN16(data[i : i+2]) {
+			n++
+		}
+	}
+	return n
+}

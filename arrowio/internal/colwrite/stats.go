@@ -88,10 +88,11 @@ type fixedStats[T fixedValue] struct {
 	has    bool
 }
 
-// update widens s to cover vals.
-func (s *fixedStats[T]) update(vals []T, order statOrder) {
+// update widens s to cover vals and returns how many of them are NaN,
+// counted in the same pass as the bounds.
+func (s *fixedStats[T]) update(vals []T, order statOrder) (nans int) {
 	if len(vals) == 0 {
-		return
+		return 0
 	}
 	switch v := any(vals).(type) {
 	case []int32:
@@ -109,14 +110,19 @@ func (s *fixedStats[T]) update(vals []T, order statOrder) {
 			s.set(T(lo), T(hi))
 		}
 	case []float32:
-		if lo, hi, ok := minMaxFloat(v); ok {
+		lo, hi, n := kernels.MinMaxNaN(v)
+		if n < len(v) {
 			s.set(T(lo), T(hi))
 		}
+		return n
 	case []float64:
-		if lo, hi, ok := minMaxFloat(v); ok {
+		lo, hi, n := kernels.MinMaxNaN(v)
+		if n < len(v) {
 			s.set(T(lo), T(hi))
 		}
+		return n
 	}
+	return 0
 }
 
 // set widens s to [lo, hi] in T's own order.
@@ -204,29 +210,6 @@ func minMax[T int32 | int64 | uint32 | uint64](vals []T) (lo, hi T) {
 		hi = max(hi, v)
 	}
 	return lo, hi
-}
-
-// minMaxFloat returns the smallest and largest of vals leaving NaN out;
-// ok is false when every value is NaN. Zeros of either sign compare equal.
-func minMaxFloat[T float32 | float64](vals []T) (lo, hi T, ok bool) {
-	i := 0
-	for i < len(vals) && vals[i] != vals[i] {
-		i++
-	}
-	if i == len(vals) {
-		return 0, 0, false
-	}
-	lo, hi = vals[i], vals[i]
-	for _, v := range vals[i+1:] {
-		// NaN fails both comparisons.
-		if v < lo {
-			lo = v
-		}
-		if v > hi {
-			hi = v
-		}
-	}
-	return lo, hi, true
 }
 
 // bytesStats is the min and max of a byte-array column's values, copied

@@ -16,6 +16,7 @@ package main
 //go:generate go run . -kernel gather -out ../gather_amd64.s -stubs ../gather_amd64.go -pkg asm
 //go:generate go run . -kernel levels -out ../levels_amd64.s -stubs ../levels_amd64.go -pkg asm
 //go:generate go run . -kernel bloom -out ../bloom_amd64.s -stubs ../bloom_amd64.go -pkg asm
+//go:generate go run . -kernel minmax -out ../minmax_amd64.s -stubs ../minmax_amd64.go -pkg asm
 //go:generate go run . -kernel tables-arm64 -tables ../unpack_tables_arm64.s
 
 import (
@@ -29,7 +30,7 @@ import (
 )
 
 func main() {
-	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, bss, delta, gather, levels, bloom, tables-arm64")
+	kernel := flag.String("kernel", "", "which kernel file to generate: unpack, bss, delta, gather, levels, bloom, minmax, tables-arm64")
 	tables := flag.String("tables", "", "output path of the arm64 tables (with -kernel tables-arm64)")
 	flag.Parse()
 	if *kernel == "tables-arm64" {
@@ -46,6 +47,7 @@ func main() {
 		"gather": gather,
 		"levels": levels,
 		"bloom":  bloom,
+		"minmax": minmax,
 	}[*kernel]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "unknown -kernel %q\n", *kernel)
