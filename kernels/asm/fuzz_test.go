@@ -1,7 +1,9 @@
 package asm
 
 import (
+	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -123,6 +125,42 @@ func FuzzLevelsToBitmap(f *testing.F) {
 		for _, im := range levels16Impls {
 			if im.ok {
 				verifyLevels(t, im.fn, lv16, int16(th), int(room))
+			}
+		}
+	})
+}
+
+func FuzzMinMaxNaN(f *testing.F) {
+	var seed []byte
+	for _, x := range append(append([]float64{}, values64.nans...), values64.edges...) {
+		seed = binary.LittleEndian.AppendUint64(seed, math.Float64bits(x))
+	}
+	for _, x := range append(append([]float32{}, values32.nans...), values32.edges...) {
+		seed = binary.LittleEndian.AppendUint32(seed, math.Float32bits(x))
+	}
+	f.Add(bytes.Repeat(seed, 3))
+	addCorpusSeeds(f, func(b []byte) { f.Add(b) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v64 := make([]float64, len(data)/8)
+		for i := range v64 {
+			v64[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
+		}
+		v64 = guardedFloats(t, v64)
+		for _, im := range minMaxNaN64Impls {
+			if im.ok {
+				lo, hi, nans, k := im.fn(v64)
+				checkMinMaxNaN(t, v64, 16, lo, hi, nans, k)
+			}
+		}
+		v32 := make([]float32, len(data)/4)
+		for i := range v32 {
+			v32[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+		v32 = guardedFloats(t, v32)
+		for _, im := range minMaxNaN32Impls {
+			if im.ok {
+				lo, hi, nans, k := im.fn(v32)
+				checkMinMaxNaN(t, v32, 32, lo, hi, nans, k)
 			}
 		}
 	})
