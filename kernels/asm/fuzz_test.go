@@ -145,23 +145,23 @@ func FuzzMinMaxNaN(f *testing.F) {
 		for i := range v64 {
 			v64[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
 		}
-		v64 = guardedFloats(t, v64)
-		for _, im := range minMaxNaN64Impls {
-			if im.ok {
-				lo, hi, nans, k := im.fn(v64)
-				checkMinMaxNaN(t, v64, 16, lo, hi, nans, k)
-			}
-		}
+		verifyMinMaxNaN(t, minMaxNaN64Impls, v64, 16)
 		v32 := make([]float32, len(data)/4)
 		for i := range v32 {
 			v32[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 		}
-		v32 = guardedFloats(t, v32)
-		for _, im := range minMaxNaN32Impls {
-			if im.ok {
-				lo, hi, nans, k := im.fn(v32)
-				checkMinMaxNaN(t, v32, 32, lo, hi, nans, k)
-			}
-		}
+		verifyMinMaxNaN(t, minMaxNaN32Impls, v32, 32)
 	})
+}
+
+// verifyMinMaxNaN runs every usable kernel of impls on v, copied to end at
+// a guard page, against the reference.
+func verifyMinMaxNaN[T float32 | float64](t *testing.T, impls []impl[func([]T) (T, T, int, int)], v []T, block int) {
+	v = guardedFloats(t, v)
+	for _, im := range impls {
+		if im.ok {
+			lo, hi, nans, k := im.fn(v)
+			checkMinMaxNaN(t, v, block, lo, hi, nans, k)
+		}
+	}
 }
