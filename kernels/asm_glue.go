@@ -71,9 +71,9 @@ func countAtLeastAsm(levels []int16, t int16) int {
 }
 
 // minMaxNaNAsm wraps an assembly float bounds kernel, which handles whole
-// blocks, finishing the rest with the portable twin. The 32-bit kernel's
-// lane counts bound one call to fewer than 2^36 values: larger slices go
-// in parts.
+// blocks, finishing the rest with the portable twin. The 32-bit kernels'
+// lane counts bound one call (below 2^36 values for AVX2, 2^34 for NEON):
+// larger slices go in parts of 2^32.
 func minMaxNaNAsm[T float32 | float64](kernel func(v []T) (lo, hi T, nans, n int)) func([]T) (T, T, int) {
 	return func(v []T) (T, T, int) {
 		lo, hi := T(math.Inf(1)), T(math.Inf(-1))

@@ -112,6 +112,8 @@ func TestDispatchChoice(t *testing.T) {
 	checkChoice(t, "levelsToBitmap16", levelsToBitmap16, levelsToBitmap16Impls, simdPopcnt)
 	checkChoice(t, "levelsToBitmap8", levelsToBitmap8, levelsToBitmap8Impls, simdPopcnt)
 	checkChoice(t, "countAtLeast16", countAtLeast16, countAtLeast16Impls, simdPopcnt)
+	checkChoice(t, "minMaxNaN32", minMaxNaN32, minMaxNaN32Impls, simd)
+	checkChoice(t, "minMaxNaN64", minMaxNaN64, minMaxNaN64Impls, simd)
 	if bloomSIMD != simd || (len(bloomInsertImpls) > 1) != simd {
 		t.Errorf("bloom: block insert in use: %v, implementations listed: %d, CPU has its features: %v",
 			bloomSIMD, len(bloomInsertImpls), simd)

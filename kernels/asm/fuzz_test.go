@@ -1,7 +1,9 @@
 package asm
 
 import (
+	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -126,4 +128,40 @@ func FuzzLevelsToBitmap(f *testing.F) {
 			}
 		}
 	})
+}
+
+func FuzzMinMaxNaN(f *testing.F) {
+	var seed []byte
+	for _, x := range append(append([]float64{}, values64.nans...), values64.edges...) {
+		seed = binary.LittleEndian.AppendUint64(seed, math.Float64bits(x))
+	}
+	for _, x := range append(append([]float32{}, values32.nans...), values32.edges...) {
+		seed = binary.LittleEndian.AppendUint32(seed, math.Float32bits(x))
+	}
+	f.Add(bytes.Repeat(seed, 3))
+	addCorpusSeeds(f, func(b []byte) { f.Add(b) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v64 := make([]float64, len(data)/8)
+		for i := range v64 {
+			v64[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
+		}
+		verifyMinMaxNaN(t, minMaxNaN64Impls, v64, 16)
+		v32 := make([]float32, len(data)/4)
+		for i := range v32 {
+			v32[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+		verifyMinMaxNaN(t, minMaxNaN32Impls, v32, 32)
+	})
+}
+
+// verifyMinMaxNaN runs every usable kernel of impls on v, copied to end at
+// a guard page, against the reference.
+func verifyMinMaxNaN[T float32 | float64](t *testing.T, impls []impl[func([]T) (T, T, int, int)], v []T, block int) {
+	v = guardedFloats(t, v)
+	for _, im := range impls {
+		if im.ok {
+			lo, hi, nans, k := im.fn(v)
+			checkMinMaxNaN(t, v, block, lo, hi, nans, k)
+		}
+	}
 }

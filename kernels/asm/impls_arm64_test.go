@@ -15,6 +15,8 @@ func init() {
 	gather32Impls = append(gather32Impls, impl[gather32Func]{"neon", Gather32NEON, neon})
 	gather64Impls = append(gather64Impls, impl[gather64Func]{"neon", Gather64NEON, neon})
 	bloomInsertImpls = append(bloomInsertImpls, impl[bloomInsertFunc]{"neon", BloomInsertNEON, neon})
+	minMaxNaN32Impls = append(minMaxNaN32Impls, impl[minMaxNaN32Func]{"neon", MinMaxNaN32NEON, neon})
+	minMaxNaN64Impls = append(minMaxNaN64Impls, impl[minMaxNaN64Func]{"neon", MinMaxNaN64NEON, neon})
 	for w, fns := range map[int][2]bssFunc{
 		2: {BSSDecode2NEON, BSSEncode2NEON},
 		4: {BSSDecode4NEON, BSSEncode4NEON},

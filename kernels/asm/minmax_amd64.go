@@ -12,6 +12,10 @@ package asm
 //go:noescape
 func MinMaxNaN64AVX2(v []float64) (lo float64, hi float64, nans int, n int)
 
+// MinMaxNaN32AVX2 takes the first len(v)&^31 values of v, 32 at a time, and
+// returns the least and greatest of them that are not NaN (+Inf and -Inf
+// when there is none; zeros of either sign compare equal), how many are
+// NaN, and how many it took, n. Each 32-bit count lane takes a sixteenth
 // of the values: len(v) must be below 2^36.
 //
 //go:noescape

@@ -30,13 +30,17 @@ func minMaxNaN(size int) {
 	name := fmt.Sprintf("MinMaxNaN%dAVX2", bits)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(v []float%d) (lo, hi float%d, nans, n int)", bits, bits))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s takes the first len(v)&^%d values of v, %d at a time, and", name, block-1, block),
+	doc := []string{
+		fmt.Sprintf("%s takes the first len(v)&^%d values of v, %d at a time, and", name, block-1, block),
 		"returns the least and greatest of them that are not NaN (+Inf and -Inf",
 		"when there is none; zeros of either sign compare equal), how many are",
-		"NaN, and how many it took, n."+map[int]string{4: " Each 32-bit count lane takes a sixteenth", 8: ""}[size])
-	if size == 4 {
-		Doc("of the values: len(v) must be below 2^36.")
+		"NaN, and how many it took, n.",
 	}
+	if size == 4 {
+		doc[len(doc)-1] += " Each 32-bit count lane takes a sixteenth"
+		doc = append(doc, "of the values: len(v) must be below 2^36.")
+	}
+	Doc(doc...)
 	p := Load(Param("v").Base(), GP64())
 	n := Load(Param("v").Len(), GP64())
 	ANDQ(I32(-block), n)
