@@ -23,8 +23,11 @@ type bytesWriter[O kernels.Offset] struct {
 	text     bool // UTF-8 values: statistics are truncated between characters
 	truncate int
 	dict     bytesDict
-
-	shared []uint32 // DELTA_BYTE_ARRAY prefix-length scratch
+	// seen[i] is pageNo when dictionary value i is in the page's
+	// statistics: a dictionary-encoded page's bounds are those of the
+	// distinct values it holds, each compared once.
+	seen   []uint32
+	pageNo uint32
 
 	offs  []O // the bound slots: value i is data[offs[i]:offs[i+1]]
 	data  []byte
@@ -32,8 +35,7 @@ type bytesWriter[O kernels.Offset] struct {
 	sdata []byte
 	coffs []O // the non-null values of a mini-batch with nulls
 	cdata []byte
-	poffs []int64 // the page's values, when not dictionary-encoded
-	pdata []byte
+	vals  bytesPage // the page's values, when not dictionary-encoded
 
 	page, chunk bytesStats
 	unencoded   int64
@@ -51,7 +53,9 @@ func (w *bytesWriter[O]) startChunk(dict bool) {
 	if dict {
 		w.dict.reset(true)
 	}
-	w.poffs, w.pdata = append(w.poffs[:0], 0), w.pdata[:0]
+	w.vals.reset(w.fallbackEnc)
+	w.seen = w.seen[:0]
+	w.nextPage()
 	w.page.reset()
 	w.chunk.reset()
 	w.unencoded = 0
@@ -67,6 +71,9 @@ func (w *bytesWriter[O]) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) 
 		var vo []O
 		var vd []byte
 		if vo, vd, w.voffs, w.vdata, err = byteSlots(w.voffs, w.vdata, dict, 0, dict.Len()); err != nil {
+			return nil, 0, err
+		}
+		if err := checkSpan(vo, len(vd)); err != nil {
 			return nil, 0, err
 		}
 		w.soffs, w.sdata = append(w.soffs[:0], 0), w.sdata[:0]
@@ -97,26 +104,71 @@ func maxOffsetOf[O kernels.Offset]() int64 {
 
 func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
 	offs, data := w.offs[i:j+1], w.data
+	// The offsets are checked here, a mini-batch at a time, rather than
+	// all at once when bound, which read them from memory twice.
+	if err := checkSpan(offs, len(data)); err != nil {
+		return err
+	}
 	if nonNull < j-i {
 		offs, data = w.compact(offs, data, valid, voff+i)
 	}
 	if len(offs) < 2 {
 		return nil
 	}
-	addOffsets(&w.page, offs, data, w.order)
+	if err := checkLengths(offs); err != nil {
+		return err
+	}
 	addOffsetHashes(w.bloom, offs, data)
 	w.unencoded += int64(offs[len(offs)-1] - offs[0])
 	if w.dictOn {
-		insertOffsets(&w.dict, offs, data, w.addIndices(len(offs)-1))
+		idx := w.addIndices(len(offs) - 1)
+		insertOffsets(&w.dict, offs, data, idx)
+		w.dictStats(idx)
 		return nil
 	}
-	base := int64(len(w.pdata)) - int64(offs[0])
-	w.poffs = growDoubling(w.poffs, len(offs)-1)
-	for _, o := range offs[1:] {
-		w.poffs = append(w.poffs, base+int64(o))
+	if err := checkEncoding(w.vals.enc); err != nil {
+		return err
 	}
-	w.pdata = append(growDoubling(w.pdata, int(offs[len(offs)-1]-offs[0])), data[offs[0]:offs[len(offs)-1]]...)
-	return nil
+	plainDone := false
+	if w.order == orderUnsigned && w.vals.enc == footer.EncodingPlain {
+		// One pass both bounds the values and appends them.
+		var b prefixBounds
+		w.vals.vals, b = scanUnsigned(w.vals.vals, true, offs, data)
+		b.widen(&w.page, data)
+		plainDone = true
+	} else {
+		addOffsets(&w.page, offs, data, w.order)
+	}
+	return addPage(&w.vals, offs, data, plainDone)
+}
+
+// dictStats widens the page's statistics to cover the dictionary values
+// idx, the indices put just added: each value the page has not yet
+// counted is compared once.
+func (w *bytesWriter[O]) dictStats(idx []uint32) {
+	if w.order == orderNone {
+		return
+	}
+	for len(w.seen) < w.dict.len() {
+		w.seen = append(w.seen, 0)
+	}
+	seen := w.seen[:w.dict.len()]
+	for _, x := range idx {
+		if seen[x] == w.pageNo {
+			continue
+		}
+		seen[x] = w.pageNo
+		w.page.add(w.dict.value(x), w.order)
+	}
+}
+
+// nextPage makes the page's statistics count no dictionary value yet.
+func (w *bytesWriter[O]) nextPage() {
+	w.pageNo++
+	if w.pageNo == 0 {
+		clear(w.seen)
+		w.pageNo = 1
+	}
 }
 
 // compact returns the offsets of the values of the valid slots of offs
@@ -155,15 +207,25 @@ func (w *bytesWriter[O]) compact(offs []O, data []byte, valid []byte, off int) (
 
 func (w *bytesWriter[O]) undict() {
 	idx := w.takeIndices()
-	n := 0
-	for _, i := range idx {
-		n += int(w.dict.lens[i])
+	w.vals.reset(w.fallbackEnc)
+	if w.vals.enc == footer.EncodingPlain {
+		// The dictionary holds each value PLAIN, behind its length.
+		n := 0
+		for _, i := range idx {
+			n += 4 + int(w.dict.lens[i])
+		}
+		w.vals.vals = slices.Grow(w.vals.vals, n)
+		for _, i := range idx {
+			st := w.dict.starts[i]
+			w.vals.vals = append(w.vals.vals, w.dict.plain[st-4:st+w.dict.lens[i]]...)
+		}
+		w.vals.count, w.vals.size = len(idx), n-4*len(idx)
+		return
 	}
-	w.poffs = slices.Grow(w.poffs, len(idx))
-	w.pdata = slices.Grow(w.pdata, n)
 	for _, i := range idx {
-		w.pdata = append(w.pdata, w.dict.value(i)...)
-		w.poffs = append(w.poffs, int64(len(w.pdata)))
+		// A dictionary value was put, so it fits a BYTE_ARRAY length and
+		// the encoding is one the page holds: no error can come back.
+		_ = w.vals.addValue(w.dict.value(i))
 	}
 }
 
@@ -171,7 +233,7 @@ func (w *bytesWriter[O]) pageBytes() int {
 	if w.dictOn {
 		return w.indexBytes(w.dict.len())
 	}
-	return len(w.pdata) + 4*(len(w.poffs)-1)
+	return w.vals.bytes()
 }
 
 func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, footer.Encoding, error) {
@@ -180,25 +242,17 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	}
 	w.chunk.merge(&w.page, w.order)
 	w.page.reset()
+	w.nextPage()
 	return w.endPage(dst, w.appendValues)
 }
 
-// appendValues appends the page's values encoded with enc and empties the
-// page (see pageEncoding.endPage).
+// appendValues appends the page's values, encoded with enc (the page's
+// own), and empties the page (see pageEncoding.endPage).
 func (w *bytesWriter[O]) appendValues(dst []byte, enc footer.Encoding) ([]byte, error) {
-	var err error
-	switch enc {
-	case footer.EncodingPlain:
-		dst, err = kernels.AppendPlainByteArray(dst, w.poffs, w.pdata)
-	case footer.EncodingDeltaLengthByteArray:
-		dst, err = kernels.AppendDeltaLengthByteArray(dst, w.poffs, w.pdata)
-	case footer.EncodingDeltaByteArray:
-		dst, w.shared, err = kernels.AppendDeltaByteArray(dst, w.poffs, w.pdata, w.shared)
-	default:
-		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", errs.ErrUnsupported, enc)
+	if err := checkEncoding(enc); err != nil {
+		return dst, err
 	}
-	w.poffs, w.pdata = w.poffs[:1], w.pdata[:0]
-	return dst, err
+	return w.vals.appendTo(dst), nil
 }
 
 func (w *bytesWriter[O]) dictLen() int { return w.dict.len() }
