@@ -281,7 +281,6 @@ func scanUnsigned[O kernels.Offset](dst []byte, plain bool, offs []O, data []byt
 	}
 	pos := 0
 	var b prefixBounds
-	b.touched = touch(data[offs[0]:offs[len(offs)-1]])
 	b.set(data, int(offs[0]), int(offs[1]), int(offs[0]), int(offs[1]))
 	for i := range len(offs) - 1 {
 		at, end := int(offs[i]), int(offs[i+1])
@@ -335,18 +334,6 @@ type prefixBounds struct {
 	n                    int
 	head, headMask, tail uint64
 	loKey, hiKey         uint64
-	touched              byte
-}
-
-// touch reads a byte of each 64 bytes of b and returns their xor: a loop
-// of independent loads, which the processor runs many at a time, brings b
-// into the cache faster than the loads of a loop that works on each value.
-func touch(b []byte) byte {
-	var x byte
-	for i := 0; i < len(b); i += 64 {
-		x ^= b[i]
-	}
-	return x
 }
 
 // set makes data[lo:loEnd] and data[hi:hiEnd] the bounds.
