@@ -81,15 +81,29 @@ func addPage[O kernels.Offset](p *bytesPage, offs []O, data []byte, plainDone bo
 	case footer.EncodingDeltaByteArray:
 		p.lens, p.shared = growDoubling(p.lens, n), growDoubling(p.shared, n)
 		p.vals = growDoubling(p.vals, bytes)
+		out, pos := p.vals[len(p.vals):cap(p.vals)], 0
 		prev := p.last
 		for i := range n {
-			v := data[offs[i]:offs[i+1]]
+			at, end := int(offs[i]), int(offs[i+1])
+			v := data[at:end]
 			s := commonPrefix(prev, v)
 			p.shared = append(p.shared, int32(s))
 			p.lens = append(p.lens, int32(len(v)-s))
-			p.vals = append(p.vals, v[s:]...)
+			// Suffixes of up to 16 bytes move as 16 bytes when both
+			// slices have them, the bytes past one overwritten by the
+			// next or left in the spare capacity.
+			if at+s+16 <= len(data) && pos+16 <= len(out) {
+				*(*[16]byte)(out[pos : pos+16]) = *(*[16]byte)(data[at+s : at+s+16])
+				if len(v)-s > 16 {
+					copy(out[pos+16:], v[s+16:])
+				}
+			} else {
+				copy(out[pos:], v[s:])
+			}
+			pos += len(v) - s
 			prev = v
 		}
+		p.vals = p.vals[:len(p.vals)+pos]
 		p.last = append(p.last[:0], prev...)
 	}
 	p.count += n

@@ -309,10 +309,10 @@ func scanUnsigned[O kernels.Offset](dst []byte, plain bool, offs []O, data []byt
 		if n := b.n; end-at >= n && at+n+8 <= len(data) {
 			// Every word load below lies within data.
 			if binary.BigEndian.Uint64(data[at:])&b.headMask == b.head && (n <= 8 || b.restMatches(data, at)) {
-				k := binary.BigEndian.Uint64(data[at+n:]) & keyMask(end-at-n)
-				if k > b.loKey && k < b.hiKey || b.byKey(k, at, end) {
-					continue
+				if k := binary.BigEndian.Uint64(data[at+n:]) & keyMask(end-at-n); k <= b.loKey || k >= b.hiKey {
+					b.byKey(data, k, at, end)
 				}
+				continue
 			}
 			b.compare(data, at, end)
 			continue
@@ -356,29 +356,27 @@ func (b *prefixBounds) widen(s *bytesStats, data []byte) {
 
 // add widens the bounds to cover data[at:end].
 func (b *prefixBounds) add(data []byte, at, end int) {
-	if b.hasPrefix(data, at, end) && b.byKey(prefixKey(data, at+b.n, end-at-b.n), at, end) {
+	if b.hasPrefix(data, at, end) {
+		b.byKey(data, prefixKey(data, at+b.n, end-at-b.n), at, end)
 		return
 	}
 	b.compare(data, at, end)
 }
 
 // byKey widens the bounds to cover data[at:end], a value of their prefix
-// whose bytes after it have key k, and reports whether the key decided.
-// A value of the prefix that becomes a bound shares exactly the prefix
-// with the other bound (for lo <= hi < v, the prefix of lo and v is the
-// shorter of those of lo and hi, and of hi and v), so only the moved
-// bound and its key change.
-func (b *prefixBounds) byKey(k uint64, at, end int) bool {
+// whose bytes after it have key k. The key decides unless it equals a
+// bound's; then the bytes after the prefix do. A value of the prefix
+// that becomes a bound shares exactly the prefix with the other bound
+// (for lo <= hi < v, the prefix of lo and v is the shorter of those of lo
+// and hi, and of hi and v), so only the moved bound and its key change.
+func (b *prefixBounds) byKey(data []byte, k uint64, at, end int) {
 	switch {
-	case k > b.loKey && k < b.hiKey:
-	case k < b.loKey:
+	case k > b.loKey && k < b.hiKey, b.equal(k, at, end):
+	case k < b.loKey, k == b.loKey && lessBytes(data[at+b.n:end], data[b.lo+b.n:b.loEnd]):
 		b.lo, b.loEnd, b.loKey = at, end, k
-	case k > b.hiKey:
+	case k > b.hiKey, k == b.hiKey && lessBytes(data[b.hi+b.n:b.hiEnd], data[at+b.n:end]):
 		b.hi, b.hiEnd, b.hiKey = at, end, k
-	default:
-		return b.equal(k, at, end)
 	}
-	return true
 }
 
 // compare widens the bounds to cover data[at:end] by comparing its bytes
