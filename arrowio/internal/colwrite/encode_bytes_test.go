@@ -17,19 +17,23 @@ import (
 	"github.com/quiverio/quiver/kernels"
 )
 
+// testBytes returns n random bytes of an alphabet with the bytes that
+// order differently signed and unsigned, and zeros.
+func testBytes(rng *rand.Rand, n int) []byte {
+	alphabet := []byte{0, 1, 'a', 'b', 0x7f, 0x80, 0xff}
+	v := make([]byte, n)
+	for j := range v {
+		v[j] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return v
+}
+
 // testByteValues returns n values for the byte-array tests: empty ones,
 // short codes, values that share a prefix of 0 to 30 bytes with others
 // (so the prefix the bounds share runs below 8, from 9 to 16 and past
 // 16 bytes), bytes 0x00 and 0xff, and runs of equal values.
 func testByteValues(rng *rand.Rand, n int) [][]byte {
-	alphabet := []byte{0, 1, 'a', 'b', 0x7f, 0x80, 0xff}
-	rand := func(k int) []byte {
-		v := make([]byte, k)
-		for j := range v {
-			v[j] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return v
-	}
+	rand := func(k int) []byte { return testBytes(rng, k) }
 	prefix := rand(rng.IntN(31))
 	vals := make([][]byte, n)
 	for i := range vals {
