@@ -1,11 +1,8 @@
 package colwrite
 
 import (
-	"fmt"
 	"slices"
 	"unsafe"
-
-	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -42,11 +39,10 @@ type bytesWriter[O kernels.Offset] struct {
 	unencoded   int64
 	bloom       *bloomSink // nil unless the column has a bloom filter
 
-	// Scratch for dictionary arrays.
-	didx   []int64
-	dvalid []byte
-	voffs  []O
-	vdata  []byte
+	// A bound dictionary array (encode_bytes_dictarr.go).
+	darr  dictArray[O]
+	voffs []O // scratch for its dictionary's values
+	vdata []byte
 }
 
 func (w *bytesWriter[O]) startChunk(dict bool) {
@@ -55,6 +51,7 @@ func (w *bytesWriter[O]) startChunk(dict bool) {
 		w.dict.reset(true)
 	}
 	w.vals.reset(w.fallbackEnc)
+	w.darr.forget()
 	w.seen = w.seen[:0]
 	w.nextPage()
 	w.page.reset()
@@ -64,31 +61,9 @@ func (w *bytesWriter[O]) startChunk(dict bool) {
 
 func (w *bytesWriter[O]) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) {
 	var err error
+	w.darr.bound = false
 	if d, ok := arr.(*array.Dictionary); ok {
-		if w.didx, w.dvalid, err = gatherIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
-			return nil, 0, err
-		}
-		dict := d.Dictionary()
-		var vo []O
-		var vd []byte
-		if vo, vd, w.voffs, w.vdata, err = byteSlots(w.voffs, w.vdata, dict, 0, dict.Len()); err != nil {
-			return nil, 0, err
-		}
-		if err := checkSpan(vo, len(vd)); err != nil {
-			return nil, 0, err
-		}
-		w.soffs, w.sdata = append(w.soffs[:0], 0), w.sdata[:0]
-		for _, x := range w.didx {
-			if uint64(x) < uint64(len(vo)-1) {
-				w.sdata = append(w.sdata, vd[vo[x]:vo[x+1]]...)
-			}
-			if int64(len(w.sdata)) > maxOffsetOf[O]() {
-				return nil, 0, fmt.Errorf("%w: dictionary values past the range of the offsets", errs.ErrUnsupported)
-			}
-			w.soffs = append(w.soffs, O(len(w.sdata)))
-		}
-		w.offs, w.data = w.soffs, w.sdata
-		return w.dvalid, 0, nil
+		return w.bindDictionary(d, lo, hi)
 	}
 	if w.offs, w.data, w.soffs, w.sdata, err = byteSlots(w.soffs, w.sdata, arr, lo, hi); err != nil {
 		return nil, 0, err
@@ -104,11 +79,23 @@ func maxOffsetOf[O kernels.Offset]() int64 {
 }
 
 func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
-	offs, data := w.offs[i:j+1], w.data
-	// The offsets are checked here, a mini-batch at a time, rather than
-	// all at once when bound, which read them from memory twice.
-	if err := checkSpan(offs, len(data)); err != nil {
-		return err
+	var offs []O
+	var data []byte
+	if w.darr.bound {
+		if w.dictOn && w.bloom == nil {
+			return w.putDictIndices(i, j, valid, voff, nonNull)
+		}
+		var err error
+		if offs, data, err = w.gatherDictValues(i, j); err != nil {
+			return err
+		}
+	} else {
+		offs, data = w.offs[i:j+1], w.data
+		// The offsets are checked here, a mini-batch at a time, rather
+		// than all at once when bound, which read them from memory twice.
+		if err := checkSpan(offs, len(data)); err != nil {
+			return err
+		}
 	}
 	if nonNull < j-i {
 		offs, data = w.compact(offs, data, valid, voff+i)

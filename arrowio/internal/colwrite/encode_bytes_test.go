@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -163,7 +164,7 @@ func TestBytesPageEncodings(t *testing.T) {
 
 // stringArray returns vals as an Arrow string array, with nulls where
 // null is set.
-func stringArray(t *testing.T, vals [][]byte, null []bool) arrow.Array {
+func stringArray(t testing.TB, vals [][]byte, null []bool) arrow.Array {
 	t.Helper()
 	b := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.String)
 	defer b.Release()
@@ -371,5 +372,163 @@ func BenchmarkScanUnsigned(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// dictionaryArray returns vals as an Arrow dictionary array of strings:
+// its distinct values in a random order, with null slots where null is
+// set, except that with nullEntry set the entry of value "" is null and
+// its slots point to it.
+func dictionaryArray(t testing.TB, vals [][]byte, null []bool, nullEntry bool, rng *rand.Rand) arrow.Array {
+	t.Helper()
+	var distinct []string
+	at := map[string]int{}
+	for _, v := range vals {
+		if _, ok := at[string(v)]; !ok {
+			at[string(v)] = 0
+			distinct = append(distinct, string(v))
+		}
+	}
+	rng.Shuffle(len(distinct), func(i, j int) { distinct[i], distinct[j] = distinct[j], distinct[i] })
+	db := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.String)
+	defer db.Release()
+	for i, v := range distinct {
+		at[v] = i
+		if nullEntry && v == "" {
+			db.AppendNull()
+		} else {
+			db.AppendString(v)
+		}
+	}
+	dict := db.NewArray()
+	defer dict.Release()
+	ib := array.NewInt16Builder(memory.DefaultAllocator)
+	defer ib.Release()
+	for i, v := range vals {
+		if null[i] && !(nullEntry && len(v) == 0) {
+			ib.AppendNull()
+		} else {
+			ib.Append(int16(at[string(v)]))
+		}
+	}
+	idx := ib.NewArray()
+	defer idx.Release()
+	return array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}, idx, dict)
+}
+
+// TestBytesWriterDictionaryArrays writes Arrow dictionary arrays, each
+// with its own dictionary order, through a bytesWriter, and the same
+// values as string arrays through another, dictionary-encoded (each
+// Arrow dictionary value looked up once per bind) and not, with and
+// without a bloom filter, and compares their pages, statistics and
+// dictionaries.
+func TestBytesWriterDictionaryArrays(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for round := range 24 {
+		dict, bloom, nullEntry := round%2 == 0, round%3 == 0, round%4 < 2
+		newWriter := func() *bytesWriter[int32] {
+			w := &bytesWriter[int32]{pageEncoding: pageEncoding{fallbackEnc: footer.EncodingDeltaByteArray}, order: orderUnsigned}
+			if bloom {
+				w.bloom = &bloomSink{}
+			}
+			w.startChunk(dict)
+			return w
+		}
+		got, want := newWriter(), newWriter()
+		pool := testByteValues(rng, 40)
+		for batch := range 5 {
+			n := rng.IntN(2500)
+			vals := make([][]byte, n)
+			null := make([]bool, n)
+			for i := range vals {
+				vals[i] = pool[rng.IntN(len(pool))]
+				null[i] = rng.IntN(6) == 0 || nullEntry && len(vals[i]) == 0
+			}
+			darr := dictionaryArray(t, vals, null, nullEntry, rng)
+			sarr := stringArray(t, vals, null)
+			for _, c := range []struct {
+				w   *bytesWriter[int32]
+				arr arrow.Array
+			}{{got, darr}, {want, sarr}} {
+				valid, voff, err := c.w.bind(c.arr, 0, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < n; i += miniBatch {
+					j := min(n, i+miniBatch)
+					nonNull := j - i
+					if valid != nil {
+						nonNull, _ = kernels.CountSetBits(valid, voff+i, j-i)
+					}
+					if err := c.w.put(i, j, valid, voff, nonNull); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			darr.Release()
+			sarr.Release()
+			var gst, wst footer.Statistics
+			gb, genc, gerr := got.flushPage(nil, &gst)
+			wb, wenc, werr := want.flushPage(nil, &wst)
+			if gerr != nil || werr != nil || genc != wenc || !bytes.Equal(gb, wb) {
+				t.Fatalf("round %d batch %d: page differs (%s %v, %s %v)", round, batch, genc, gerr, wenc, werr)
+			}
+			if !bytes.Equal(gst.MinValue, wst.MinValue) || !bytes.Equal(gst.MaxValue, wst.MaxValue) {
+				t.Fatalf("round %d batch %d: bounds %x..%x, want %x..%x", round, batch, gst.MinValue, gst.MaxValue, wst.MinValue, wst.MaxValue)
+			}
+		}
+		gd, gn := got.dictPage(nil)
+		wd, wn := want.dictPage(nil)
+		if gn != wn || !bytes.Equal(gd, wd) || got.unencoded != want.unencoded {
+			t.Fatalf("round %d: dictionary of %d values, want %d; unencoded %d, want %d", round, gn, wn, got.unencoded, want.unencoded)
+		}
+		if bloom && !slices.Equal(got.bloom.hashes, want.bloom.hashes) {
+			t.Fatalf("round %d: bloom hashes differ", round)
+		}
+	}
+}
+
+// BenchmarkBytesWriterDictionary puts 64k slots of 1,000 distinct
+// 20-to-40-byte strings into a dictionary-encoded chunk, from an Arrow
+// dictionary array (each distinct value looked up once) and from a
+// string array (each value hashed and compared).
+func BenchmarkBytesWriterDictionary(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	pool := make([][]byte, 1000)
+	for i := range pool {
+		pool[i] = fmt.Appendf(nil, "value-%d-%s", i, bytes.Repeat([]byte{'x'}, 10+rng.IntN(20)))
+	}
+	const n = 1 << 16
+	vals := make([][]byte, n)
+	for i := range vals {
+		vals[i] = pool[rng.IntN(len(pool))]
+	}
+	size := 0
+	for _, v := range vals {
+		size += len(v)
+	}
+	null := make([]bool, n)
+	inputs := map[string]arrow.Array{"dictionary": dictionaryArray(b, vals, null, false, rng), "string": stringArray(b, vals, null)}
+	for _, name := range []string{"dictionary", "string"} {
+		arr := inputs[name]
+		b.Run("input="+name, func(b *testing.B) {
+			w := &bytesWriter[int32]{pageEncoding: pageEncoding{fallbackEnc: footer.EncodingPlain}, order: orderUnsigned}
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				w.startChunk(true)
+				if _, _, err := w.bind(arr, 0, n); err != nil {
+					b.Fatal(err)
+				}
+				for i := 0; i < n; i += miniBatch {
+					if err := w.put(i, i+miniBatch, nil, 0, miniBatch); err != nil {
+						b.Fatal(err)
+					}
+				}
+				w.idx = w.idx[:0]
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "values/s")
+		})
+		arr.Release()
 	}
 }
