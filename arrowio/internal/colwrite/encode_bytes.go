@@ -225,8 +225,9 @@ func (w *bytesWriter[O]) undict() {
 		return
 	}
 	for _, i := range idx {
-		// A dictionary value was put, so it fits a BYTE_ARRAY length and
-		// the encoding is one the page holds: no error can come back.
+		// Only PLAIN values, handled above, can fail to be added (an
+		// encoding the page cannot hold adds nothing, and its flush says
+		// so).
 		_ = w.vals.addValue(w.dict.value(i))
 	}
 }

@@ -44,8 +44,8 @@ func checkEncoding(enc footer.Encoding) error {
 	return fmt.Errorf("%w: encoding %s for BYTE_ARRAY", errs.ErrUnsupported, enc)
 }
 
-// checkLengths reports a value of offs longer than the 2^31-1 bytes a
-// BYTE_ARRAY length holds.
+// checkLengths reports a value of offs (not empty) longer than the 2^31-1
+// bytes a BYTE_ARRAY length holds.
 func checkLengths[O kernels.Offset](offs []O) error {
 	if int64(offs[len(offs)-1]-offs[0]) <= math.MaxInt32 {
 		return nil
