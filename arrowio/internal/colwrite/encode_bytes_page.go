@@ -118,17 +118,11 @@ func (p *bytesPage) addValue(v []byte) error {
 }
 
 // appendTo appends the page's values, encoded, to dst, and empties the
-// page. A PLAIN page appended to an empty dst (no levels before it) is
-// not copied: its buffer is returned, and dst's memory holds the next
-// page's values.
+// page.
 func (p *bytesPage) appendTo(dst []byte) []byte {
 	switch p.enc {
 	case footer.EncodingPlain:
-		if len(dst) == 0 {
-			dst, p.vals = p.vals, dst[:0]
-		} else {
-			dst = append(dst, p.vals...)
-		}
+		dst = append(dst, p.vals...)
 	case footer.EncodingDeltaLengthByteArray:
 		dst = append(kernels.AppendDeltaBinaryPackedInt32(dst, p.lens), p.vals...)
 	case footer.EncodingDeltaByteArray:
