@@ -10,6 +10,10 @@
 // reach the page size or row limit, and, with content-defined chunking
 // (Settings.CDC, cdc.go), where a rolling gear hash over the values and
 // levels says, so that an edit to a table changes only nearby pages.
+// BYTE_ARRAY pages keep their values as their encoding writes them
+// (encode_bytes_page.go), PLAIN values bounded and appended in one pass
+// (scanUnsigned), and a dictionary-encoded page is bounded by the
+// distinct values it holds.
 //
 //	arrow.Array (flat) ----------------------> Writer.WriteFlat
 //	arrow.Array (nested) -> levels.Shredder -> Writer.WriteNested

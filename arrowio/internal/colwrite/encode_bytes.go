@@ -1,11 +1,8 @@
 package colwrite
 
 import (
-	"fmt"
 	"slices"
 	"unsafe"
-
-	"github.com/quiverio/quiver/arrowio/internal/errs"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -23,8 +20,11 @@ type bytesWriter[O kernels.Offset] struct {
 	text     bool // UTF-8 values: statistics are truncated between characters
 	truncate int
 	dict     bytesDict
-
-	shared []uint32 // DELTA_BYTE_ARRAY prefix-length scratch
+	// seen[i] is pageNo when dictionary value i is in the page's
+	// statistics: a dictionary-encoded page's bounds are those of the
+	// distinct values it holds, each compared once.
+	seen   []uint32
+	pageNo uint32
 
 	offs  []O // the bound slots: value i is data[offs[i]:offs[i+1]]
 	data  []byte
@@ -32,18 +32,17 @@ type bytesWriter[O kernels.Offset] struct {
 	sdata []byte
 	coffs []O // the non-null values of a mini-batch with nulls
 	cdata []byte
-	poffs []int64 // the page's values, when not dictionary-encoded
-	pdata []byte
+	vals  bytesPage // the page's values, when not dictionary-encoded
 
 	page, chunk bytesStats
+	touched     byte // what touch read, kept so that its loads are not left out
 	unencoded   int64
 	bloom       *bloomSink // nil unless the column has a bloom filter
 
-	// Scratch for dictionary arrays.
-	didx   []int64
-	dvalid []byte
-	voffs  []O
-	vdata  []byte
+	// A bound dictionary array (encode_bytes_dictarr.go).
+	darr  dictArray[O]
+	voffs []O // scratch for its dictionary's values
+	vdata []byte
 }
 
 func (w *bytesWriter[O]) startChunk(dict bool) {
@@ -51,7 +50,10 @@ func (w *bytesWriter[O]) startChunk(dict bool) {
 	if dict {
 		w.dict.reset(true)
 	}
-	w.poffs, w.pdata = append(w.poffs[:0], 0), w.pdata[:0]
+	w.vals.reset(w.fallbackEnc)
+	w.darr.forget()
+	w.seen = w.seen[:0]
+	w.nextPage()
 	w.page.reset()
 	w.chunk.reset()
 	w.unencoded = 0
@@ -59,28 +61,9 @@ func (w *bytesWriter[O]) startChunk(dict bool) {
 
 func (w *bytesWriter[O]) bind(arr arrow.Array, lo, hi int) ([]byte, int, error) {
 	var err error
+	w.darr.bound = false
 	if d, ok := arr.(*array.Dictionary); ok {
-		if w.didx, w.dvalid, err = gatherIndices(w.didx, w.dvalid, d, lo, hi); err != nil {
-			return nil, 0, err
-		}
-		dict := d.Dictionary()
-		var vo []O
-		var vd []byte
-		if vo, vd, w.voffs, w.vdata, err = byteSlots(w.voffs, w.vdata, dict, 0, dict.Len()); err != nil {
-			return nil, 0, err
-		}
-		w.soffs, w.sdata = append(w.soffs[:0], 0), w.sdata[:0]
-		for _, x := range w.didx {
-			if uint64(x) < uint64(len(vo)-1) {
-				w.sdata = append(w.sdata, vd[vo[x]:vo[x+1]]...)
-			}
-			if int64(len(w.sdata)) > maxOffsetOf[O]() {
-				return nil, 0, fmt.Errorf("%w: dictionary values past the range of the offsets", errs.ErrUnsupported)
-			}
-			w.soffs = append(w.soffs, O(len(w.sdata)))
-		}
-		w.offs, w.data = w.soffs, w.sdata
-		return w.dvalid, 0, nil
+		return w.bindDictionary(d, lo, hi)
 	}
 	if w.offs, w.data, w.soffs, w.sdata, err = byteSlots(w.soffs, w.sdata, arr, lo, hi); err != nil {
 		return nil, 0, err
@@ -96,27 +79,98 @@ func maxOffsetOf[O kernels.Offset]() int64 {
 }
 
 func (w *bytesWriter[O]) put(i, j int, valid []byte, voff, nonNull int) error {
-	offs, data := w.offs[i:j+1], w.data
+	var offs []O
+	var data []byte
+	if w.darr.bound {
+		if w.dictOn && w.bloom == nil {
+			return w.putDictIndices(i, j, valid, voff, nonNull)
+		}
+		var err error
+		if offs, data, err = w.gatherDictValues(i, j); err != nil {
+			return err
+		}
+	} else {
+		offs, data = w.offs[i:j+1], w.data
+		// The offsets are checked here, a mini-batch at a time, rather
+		// than all at once when bound, which read them from memory twice.
+		if err := checkSpan(offs, len(data)); err != nil {
+			return err
+		}
+	}
 	if nonNull < j-i {
 		offs, data = w.compact(offs, data, valid, voff+i)
 	}
 	if len(offs) < 2 {
 		return nil
 	}
-	addOffsets(&w.page, offs, data, w.order)
+	if err := checkLengths(offs); err != nil {
+		return err
+	}
+	w.touched ^= touch(data[offs[0]:offs[len(offs)-1]])
 	addOffsetHashes(w.bloom, offs, data)
 	w.unencoded += int64(offs[len(offs)-1] - offs[0])
 	if w.dictOn {
-		insertOffsets(&w.dict, offs, data, w.addIndices(len(offs)-1))
+		idx := w.addIndices(len(offs) - 1)
+		insertOffsets(&w.dict, offs, data, idx)
+		w.dictStats(idx)
 		return nil
 	}
-	base := int64(len(w.pdata)) - int64(offs[0])
-	w.poffs = growDoubling(w.poffs, len(offs)-1)
-	for _, o := range offs[1:] {
-		w.poffs = append(w.poffs, base+int64(o))
+	if err := checkEncoding(w.vals.enc); err != nil {
+		return err
 	}
-	w.pdata = append(growDoubling(w.pdata, int(offs[len(offs)-1]-offs[0])), data[offs[0]:offs[len(offs)-1]]...)
-	return nil
+	plainDone := false
+	if w.order == orderUnsigned && w.vals.enc == footer.EncodingPlain {
+		// One pass both bounds the values and appends them.
+		var b prefixBounds
+		w.vals.vals, b = scanUnsigned(w.vals.vals, true, offs, data)
+		b.widen(&w.page, data)
+		plainDone = true
+	} else {
+		addOffsets(&w.page, offs, data, w.order)
+	}
+	return addPage(&w.vals, offs, data, plainDone)
+}
+
+// touch reads a byte of each 64 bytes of b and returns their xor: a loop
+// of independent loads, which the processor runs many at a time, brings a
+// mini-batch's values into the cache at about the speed of a copy, where
+// the loads of the loops that work on each value (bounds, hashes) wait on
+// their misses few at a time, behind branches that depend on them.
+func touch(b []byte) byte {
+	var x byte
+	for i := 0; i < len(b); i += 64 {
+		x ^= b[i]
+	}
+	return x
+}
+
+// dictStats widens the page's statistics to cover the dictionary values
+// idx, the indices put just added: each value the page has not yet
+// counted is compared once.
+func (w *bytesWriter[O]) dictStats(idx []uint32) {
+	if w.order == orderNone {
+		return
+	}
+	for len(w.seen) < w.dict.len() {
+		w.seen = append(w.seen, 0)
+	}
+	seen := w.seen[:w.dict.len()]
+	for _, x := range idx {
+		if seen[x] == w.pageNo {
+			continue
+		}
+		seen[x] = w.pageNo
+		w.page.add(w.dict.value(x), w.order)
+	}
+}
+
+// nextPage makes the page's statistics count no dictionary value yet.
+func (w *bytesWriter[O]) nextPage() {
+	w.pageNo++
+	if w.pageNo == 0 {
+		clear(w.seen)
+		w.pageNo = 1
+	}
 }
 
 // compact returns the offsets of the values of the valid slots of offs
@@ -155,15 +209,26 @@ func (w *bytesWriter[O]) compact(offs []O, data []byte, valid []byte, off int) (
 
 func (w *bytesWriter[O]) undict() {
 	idx := w.takeIndices()
-	n := 0
-	for _, i := range idx {
-		n += int(w.dict.lens[i])
+	w.vals.reset(w.fallbackEnc)
+	if w.vals.enc == footer.EncodingPlain {
+		// The dictionary holds each value PLAIN, behind its length.
+		n := 0
+		for _, i := range idx {
+			n += 4 + int(w.dict.lens[i])
+		}
+		w.vals.vals = slices.Grow(w.vals.vals, n)
+		for _, i := range idx {
+			st := w.dict.starts[i]
+			w.vals.vals = append(w.vals.vals, w.dict.plain[st-4:st+w.dict.lens[i]]...)
+		}
+		w.vals.count, w.vals.size = len(idx), n-4*len(idx)
+		return
 	}
-	w.poffs = slices.Grow(w.poffs, len(idx))
-	w.pdata = slices.Grow(w.pdata, n)
 	for _, i := range idx {
-		w.pdata = append(w.pdata, w.dict.value(i)...)
-		w.poffs = append(w.poffs, int64(len(w.pdata)))
+		// Only PLAIN values, handled above, can fail to be added (an
+		// encoding the page cannot hold adds nothing, and its flush says
+		// so).
+		_ = w.vals.addValue(w.dict.value(i))
 	}
 }
 
@@ -171,7 +236,7 @@ func (w *bytesWriter[O]) pageBytes() int {
 	if w.dictOn {
 		return w.indexBytes(w.dict.len())
 	}
-	return len(w.pdata) + 4*(len(w.poffs)-1)
+	return w.vals.bytes()
 }
 
 func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, footer.Encoding, error) {
@@ -180,25 +245,17 @@ func (w *bytesWriter[O]) flushPage(dst []byte, st *footer.Statistics) ([]byte, f
 	}
 	w.chunk.merge(&w.page, w.order)
 	w.page.reset()
+	w.nextPage()
 	return w.endPage(dst, w.appendValues)
 }
 
-// appendValues appends the page's values encoded with enc and empties the
-// page (see pageEncoding.endPage).
+// appendValues appends the page's values, encoded with enc (the page's
+// own), and empties the page (see pageEncoding.endPage).
 func (w *bytesWriter[O]) appendValues(dst []byte, enc footer.Encoding) ([]byte, error) {
-	var err error
-	switch enc {
-	case footer.EncodingPlain:
-		dst, err = kernels.AppendPlainByteArray(dst, w.poffs, w.pdata)
-	case footer.EncodingDeltaLengthByteArray:
-		dst, err = kernels.AppendDeltaLengthByteArray(dst, w.poffs, w.pdata)
-	case footer.EncodingDeltaByteArray:
-		dst, w.shared, err = kernels.AppendDeltaByteArray(dst, w.poffs, w.pdata, w.shared)
-	default:
-		err = fmt.Errorf("%w: encoding %s for BYTE_ARRAY", errs.ErrUnsupported, enc)
+	if err := checkEncoding(enc); err != nil {
+		return dst, err
 	}
-	w.poffs, w.pdata = w.poffs[:1], w.pdata[:0]
-	return dst, err
+	return w.vals.appendTo(dst), nil
 }
 
 func (w *bytesWriter[O]) dictLen() int { return w.dict.len() }

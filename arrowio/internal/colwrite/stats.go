@@ -247,7 +247,7 @@ func (s *bytesStats) merge(o *bytesStats, order statOrder) {
 }
 
 // addOffsets widens s to cover the values of offs and data. Unsigned
-// order, by far the most common, has a loop of its own.
+// order, by far the most common, has a loop of its own (scanUnsigned).
 func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order statOrder) {
 	if len(offs) < 2 || order == orderNone {
 		return
@@ -258,48 +258,81 @@ func addOffsets[O kernels.Offset](s *bytesStats, offs []O, data []byte, order st
 		}
 		return
 	}
-	// Track the bounds as positions in data; copy once at the end. Most
-	// values fall strictly between the bounds by the 8 bytes after the
-	// prefix the bounds share alone (URLs and keys share theirs).
+	_, b := scanUnsigned(nil, false, offs, data)
+	b.widen(s, data)
+}
+
+// scanUnsigned returns the bounds, in unsigned order, of the values of offs
+// and data (at least one), as positions in data; with plain set it also
+// appends their PLAIN encoding (each behind its 4-byte length) to dst, in
+// the same pass, so that each value is read once. The values must lie
+// within data and be at most math.MaxInt32 bytes long each.
+//
+// Most values fall strictly between the bounds by the 8 bytes after the
+// prefix the bounds share alone (URLs and keys share theirs): checking
+// that takes two or three word loads and compares, and a value of that
+// prefix that the key shows to be a new bound replaces it in place.
+func scanUnsigned[O kernels.Offset](dst []byte, plain bool, offs []O, data []byte) ([]byte, prefixBounds) {
+	var out []byte
+	if plain {
+		size := 4*(len(offs)-1) + int(offs[len(offs)-1]-offs[0])
+		dst = growDoubling(dst, size)
+		out = dst[len(dst):cap(dst)]
+	}
+	pos := 0
 	var b prefixBounds
 	b.set(data, int(offs[0]), int(offs[1]), int(offs[0]), int(offs[1]))
-	for i := 1; i < len(offs)-1; i++ {
+	for i := range len(offs) - 1 {
 		at, end := int(offs[i]), int(offs[i+1])
-		if b.hasPrefix(data, at, end) {
-			// Keys that differ order the values of one prefix.
-			switch k := prefixKey(data, at+b.n, end-at-b.n); {
-			case k > b.loKey && k < b.hiKey:
-				continue
-			case k < b.loKey:
-				b.set(data, at, end, b.hi, b.hiEnd)
-				continue
-			case k > b.hiKey:
-				b.set(data, b.lo, b.loEnd, at, end)
-				continue
-			case b.equal(k, at, end):
+		if plain {
+			// Values of up to 16 (or 64) bytes move as 16 (or 64) bytes
+			// whatever their length, when both slices have them: the
+			// bytes past a value are overwritten by the next one or left
+			// in dst's spare capacity.
+			l := end - at
+			binary.LittleEndian.PutUint32(out[pos:], uint32(l))
+			pos += 4
+			switch {
+			case l <= 16 && at+16 <= len(data) && pos+16 <= len(out):
+				*(*[16]byte)(out[pos : pos+16]) = *(*[16]byte)(data[at : at+16])
+			case l <= 64 && at+64 <= len(data) && pos+64 <= len(out):
+				to, from := (*[64]byte)(out[pos:pos+64]), (*[64]byte)(data[at:at+64])
+				*(*[16]byte)(to[:16]) = *(*[16]byte)(from[:16])
+				*(*[16]byte)(to[16:32]) = *(*[16]byte)(from[16:32])
+				*(*[16]byte)(to[32:48]) = *(*[16]byte)(from[32:48])
+				*(*[16]byte)(to[48:]) = *(*[16]byte)(from[48:])
+			default:
+				copy(out[pos:], data[at:end])
+			}
+			pos += l
+		}
+		if n := b.n; end-at >= n && at+n+8 <= len(data) {
+			// Every word load below lies within data.
+			if binary.BigEndian.Uint64(data[at:])&b.headMask == b.head && (n <= 8 || b.restMatches(data, at)) {
+				if k := binary.BigEndian.Uint64(data[at+n:]) & keyMask(end-at-n); k <= b.loKey || k >= b.hiKey {
+					b.byKey(data, k, at, end)
+				}
 				continue
 			}
+			b.compare(data, at, end)
+			continue
 		}
-		v, lo, hi := data[at:end], data[b.lo:b.loEnd], data[b.hi:b.hiEnd]
-		if lessBytes(v, lo) {
-			b.set(data, at, end, b.hi, b.hiEnd)
-		} else if lessBytes(hi, v) {
-			b.set(data, b.lo, b.loEnd, at, end)
-		}
+		b.add(data, at, end)
 	}
-	s.add(data[b.lo:b.loEnd], order)
-	s.add(data[b.hi:b.hiEnd], order)
+	return dst[:len(dst)+pos], b
 }
 
 // prefixBounds are the bounds of unsigned byte strings, data[lo:loEnd]
-// and data[hi:hiEnd], with the prefix they share (n bytes; head is the
-// prefixKey of its first 8) and the prefixKey of the bytes after it in
-// each. A value between the bounds has their prefix, and the keys of two
-// values of one prefix order them whenever they differ.
+// and data[hi:hiEnd], with the prefix they share (n bytes: head is the
+// prefixKey of its first 8 and headMask the mask of those of them it
+// has, tail the prefixKey of its last 8 when it has 9 to 16) and the
+// prefixKey of the bytes after it in each. A value between the bounds
+// has their prefix, and the keys of two values of one prefix order them
+// whenever they differ.
 type prefixBounds struct {
 	lo, loEnd, hi, hiEnd int
 	n                    int
-	head                 uint64
+	head, headMask, tail uint64
 	loKey, hiKey         uint64
 }
 
@@ -307,9 +340,54 @@ type prefixBounds struct {
 func (b *prefixBounds) set(data []byte, lo, loEnd, hi, hiEnd int) {
 	b.lo, b.loEnd, b.hi, b.hiEnd = lo, loEnd, hi, hiEnd
 	b.n = commonPrefix(data[lo:loEnd], data[hi:hiEnd])
-	b.head = prefixKey(data, lo, min(b.n, 8))
+	b.head, b.headMask = prefixKey(data, lo, min(b.n, 8)), keyMask(b.n)
+	if b.n > 8 && b.n <= 16 {
+		b.tail = prefixKey(data, lo+b.n-8, 8)
+	}
 	b.loKey = prefixKey(data, lo+b.n, loEnd-lo-b.n)
 	b.hiKey = prefixKey(data, hi+b.n, hiEnd-hi-b.n)
+}
+
+// widen widens s to cover the bounds, values of data.
+func (b *prefixBounds) widen(s *bytesStats, data []byte) {
+	s.add(data[b.lo:b.loEnd], orderUnsigned)
+	s.add(data[b.hi:b.hiEnd], orderUnsigned)
+}
+
+// add widens the bounds to cover data[at:end].
+func (b *prefixBounds) add(data []byte, at, end int) {
+	if b.hasPrefix(data, at, end) {
+		b.byKey(data, prefixKey(data, at+b.n, end-at-b.n), at, end)
+		return
+	}
+	b.compare(data, at, end)
+}
+
+// byKey widens the bounds to cover data[at:end], a value of their prefix
+// whose bytes after it have key k. The key decides unless it equals a
+// bound's; then the bytes after the prefix do. A value of the prefix
+// that becomes a bound shares exactly the prefix with the other bound
+// (for lo <= hi < v, the prefix of lo and v is the shorter of those of lo
+// and hi, and of hi and v), so only the moved bound and its key change.
+func (b *prefixBounds) byKey(data []byte, k uint64, at, end int) {
+	switch {
+	case k > b.loKey && k < b.hiKey, b.equal(k, at, end):
+	case k < b.loKey, k == b.loKey && lessBytes(data[at+b.n:end], data[b.lo+b.n:b.loEnd]):
+		b.lo, b.loEnd, b.loKey = at, end, k
+	case k > b.hiKey, k == b.hiKey && lessBytes(data[b.hi+b.n:b.hiEnd], data[at+b.n:end]):
+		b.hi, b.hiEnd, b.hiKey = at, end, k
+	}
+}
+
+// compare widens the bounds to cover data[at:end] by comparing its bytes
+// with theirs.
+func (b *prefixBounds) compare(data []byte, at, end int) {
+	v, lo, hi := data[at:end], data[b.lo:b.loEnd], data[b.hi:b.hiEnd]
+	if lessBytes(v, lo) {
+		b.set(data, at, end, b.hi, b.hiEnd)
+	} else if lessBytes(hi, v) {
+		b.set(data, b.lo, b.loEnd, at, end)
+	}
 }
 
 // equal reports whether a value of the bounds' prefix, data[at:end] with
@@ -331,6 +409,19 @@ func (b *prefixBounds) hasPrefix(data []byte, at, end int) bool {
 	}
 	return b.n <= 8 || string(data[at+8:at+b.n]) == string(data[b.lo+8:b.lo+b.n])
 }
+
+// restMatches reports whether the bytes of the bounds' prefix past its
+// first 8 (it has more) begin data[at:] too, data holding them.
+func (b *prefixBounds) restMatches(data []byte, at int) bool {
+	if b.n <= 16 {
+		return binary.BigEndian.Uint64(data[at+b.n-8:]) == b.tail
+	}
+	return string(data[at+8:at+b.n]) == string(data[b.lo+8:b.lo+b.n])
+}
+
+// keyMask returns the mask of a prefixKey's first n bytes (all of them
+// for n of 8 or more).
+func keyMask(n int) uint64 { return ^(^uint64(0) >> (8 * uint(n))) }
 
 // commonPrefix returns the length of the prefix a and b share.
 func commonPrefix(a, b []byte) int {

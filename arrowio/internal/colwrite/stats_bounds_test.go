@@ -14,14 +14,7 @@ import (
 // bytes, and decimals of every width from 1 to 17 bytes.
 func TestStatsBoundsMatchPairwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	alphabet := []byte{0, 1, 'a', 'b', 0x7f, 0x80, 0xff}
-	value := func(n int) []byte {
-		v := make([]byte, n)
-		for j := range v {
-			v[j] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return v
-	}
+	value := func(n int) []byte { return testBytes(rng, n) }
 	for round := range 400 {
 		count := 1 + rng.IntN(40)
 		// Byte arrays with offsets, unsigned order.

@@ -244,7 +244,9 @@ func convertInto[T fixedValue, S int8 | uint8 | int16 | uint16 | int32 | int64](
 // byteSlots returns the values of slots [lo, hi) of arr (not a dictionary
 // array) as Arrow offsets (hi-lo+1 of them) into data. String and binary
 // arrays are viewed as they are when their offsets are of type O; view
-// arrays are copied into offs and buf.
+// arrays are copied into offs and buf. The offsets of string and binary
+// arrays come unchecked: the caller checks them (checkSpan) before it
+// slices data with them.
 func byteSlots[O kernels.Offset](offs []O, buf []byte, arr arrow.Array, lo, hi int) ([]O, []byte, []O, []byte, error) {
 	arr = storage(arr)
 	d := arr.Data()
@@ -257,9 +259,10 @@ func byteSlots[O kernels.Offset](offs []O, buf []byte, arr arrow.Array, lo, hi i
 		}
 		data := bufferAs[byte](d, 2)
 		if v, ok := any(o).([]O); ok {
-			return v, data, offs, buf, checkSpan(o, len(data))
+			return v, data, offs, buf, nil
 		}
-		return widenOffsets(offs, o), data, offs, buf, checkSpan(o, len(data))
+		offs = widenOffsets(offs, o)
+		return offs, data, offs, buf, nil
 	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
 		o, err := sliceOf(bufferAs[int64](d, 1), off, lo, hi+1, "offset")
 		if err != nil {
@@ -267,7 +270,7 @@ func byteSlots[O kernels.Offset](offs []O, buf []byte, arr arrow.Array, lo, hi i
 		}
 		data := bufferAs[byte](d, 2)
 		if v, ok := any(o).([]O); ok {
-			return v, data, offs, buf, checkSpan(o, len(data))
+			return v, data, offs, buf, nil
 		}
 		return nil, nil, offs, buf, fmt.Errorf("%w: large offsets in a 32-bit column", errs.ErrUnsupported)
 	case arrow.STRING_VIEW, arrow.BINARY_VIEW:
