@@ -18,7 +18,8 @@ const datasetFamily = "BenchmarkDatasetVsDuckDB"
 // per dataset, thread count and query, the wall and CPU times of quiver
 // (and quiver-tuned for whole scans) and DuckDB, DuckDB's time over
 // quiver's, quiver's time per file and the files it opened; then the
-// whole scans against DuckDB's, the per-file overhead of the pruned
+// whole scans against DuckDB's (quiver's and quiver-tuned's), the
+// per-file overhead of the pruned
 // query and the files the partition filter opened.
 func datasetTable(w io.Writer, ds *set) {
 	fmt.Fprintf(w, `Many files read as one table (package dataset) against DuckDB's
@@ -35,14 +36,15 @@ the recycling allocator.
 	head := []string{"files", "threads", "query", "quiver", "quiver-tuned", "DuckDB", "DuckDB/quiver",
 		"quiver CPU", "DuckDB CPU", "DuckDB/quiver CPU", "quiver µs/file", "files opened"}
 	var rows [][]string
-	var wall, cpu []float64
+	var wall, cpu, tunedWall []float64
 	var perFile, opened []string
 	for _, g := range ds.groups {
 		files, query := param(g, "files"), param(g, "query")
 		row := []string{files, param(g, "threads"), query}
 		q, okQ := ds.med(g, "quiver", "ns/op")
 		d, okD := ds.med(g, "duckdb", "ns/op")
-		row = append(row, ms(q, okQ), ms(ds.med(g, "quiver-tuned", "ns/op")), ms(d, okD), ratio(d, okD, q, okQ))
+		t, okT := ds.med(g, "quiver-tuned", "ns/op")
+		row = append(row, ms(q, okQ), ms(t, okT), ms(d, okD), ratio(d, okD, q, okQ))
 		qc, okQC := ds.med(g, "quiver", "cpu-ns/op")
 		dc, okDC := ds.med(g, "duckdb", "cpu-ns/op")
 		row = append(row, ms(qc, okQC), ms(dc, okDC), ratio(dc, okDC, qc, okQC))
@@ -64,6 +66,9 @@ the recycling allocator.
 			if okQC && okDC {
 				cpu = append(cpu, dc/qc)
 			}
+			if okT {
+				tunedWall = append(tunedWall, d/t)
+			}
 		case query == "pruned" && okF:
 			f := fmt.Sprintf("%.0f µs", nsFile/1e3)
 			if okQC {
@@ -76,6 +81,7 @@ the recycling allocator.
 	fmt.Fprintln(w)
 	summary(w, "quiver's whole scans against DuckDB's, wall time", wall)
 	summary(w, "quiver's whole scans against DuckDB's, CPU time", cpu)
+	summary(w, "quiver-tuned's whole scans against DuckDB's, wall time", tunedWall)
 	if len(perFile) > 0 {
 		fmt.Fprintf(w, "- quiver's per-file overhead (pruned: open, footer, plan, nothing decoded): %s\n", strings.Join(perFile, "; "))
 	}
