@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/quiverio/quiver/arrowio"
@@ -531,6 +532,9 @@ func TestWriterPropertyStatistics(t *testing.T) {
 				got.Release()
 			}
 			checkPropStatistics(t, desc, file, opts, cols)
+			if opts.PageStatistics {
+				checkPropPageHeaders(t, desc, file, opts, cols)
+			}
 		})
 	}
 }
@@ -788,5 +792,65 @@ func checkPropPages(t *testing.T, where string, c propColumn, vals []propValue, 
 		// the value must be a truncation of it.
 		checkBound(t, pw+" min", c, min, lo, false, bytes.Equal(min, []byte(lo.s)), trunc)
 		checkBound(t, pw+" max", c, max, hi, true, bytes.Equal(max, []byte(hi.s)), trunc)
+	}
+}
+
+// checkPropPageHeaders checks the statistics of every data page header of
+// the flat columns against the page's values.
+func checkPropPageHeaders(t *testing.T, desc string, buf []byte, opts arrowio.WriteOptions, cols []propColumn) {
+	t.Helper()
+	trunc := opts.StatisticsTruncate
+	if trunc == 0 {
+		trunc = 64
+	}
+	fr := pqMetadata(t, buf)
+	defer fr.Close()
+	first := 0
+	for g := range fr.NumRowGroups() {
+		rg := fr.RowGroup(g)
+		rows := int(rg.NumRows())
+		for ci, c := range cols {
+			if s, ok := opts.Columns[c.field.Name].Statistics.Get(); c.slots == nil || ok && !s {
+				continue
+			}
+			pr, err := rg.GetColumnPageReader(ci)
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := first
+			for pr.Next() {
+				dp, ok := pr.Page().(file.DataPage)
+				if !ok {
+					continue
+				}
+				k := int(dp.NumValues())
+				where := fmt.Sprintf("%s: row group %d column %s page header rows [%d, %d)", desc, g, c.field.Name, at-first, at-first+k)
+				st := dp.Statistics()
+				lo, hi, n, nulls := expectBounds(c.slots[at : at+k])
+				at += k
+				if !st.HasNullCount || st.NullCount != int64(nulls) {
+					t.Errorf("%s: null count %d (set %v), want %d", where, st.NullCount, st.HasNullCount, nulls)
+				}
+				if n == 0 {
+					if st.HasMin || st.HasMax {
+						t.Errorf("%s: bounds %x %x without values", where, st.Min, st.Max)
+					}
+					continue
+				}
+				if !st.HasMin || !st.HasMax {
+					t.Errorf("%s: no bounds for %d values", where, n)
+					continue
+				}
+				checkBound(t, where+" min", c, st.Min, lo, false, bytes.Equal(st.Min, []byte(lo.s)), trunc)
+				checkBound(t, where+" max", c, st.Max, hi, true, bytes.Equal(st.Max, []byte(hi.s)), trunc)
+			}
+			if err := pr.Err(); err != nil {
+				t.Fatalf("%s: column %s: %v", desc, c.field.Name, err)
+			}
+			if at != first+rows {
+				t.Errorf("%s: row group %d column %s: pages of %d rows, want %d", desc, g, c.field.Name, at-first, rows)
+			}
+		}
+		first += rows
 	}
 }
