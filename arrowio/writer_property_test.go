@@ -383,7 +383,7 @@ func propOptions(rng *rand.Rand) (arrowio.WriteOptions, string) {
 		MaxRowGroupRows:    int64(200 + rng.IntN(3000)),
 		PageStatistics:     rng.IntN(2) == 0,
 		DisableCRC:         rng.IntN(3) == 0,
-		StatisticsTruncate: []int{0, 5, 16, -1}[rng.IntN(4)],
+		StatisticsTruncate: []int{0, 2, 5, 16, -1}[rng.IntN(5)],
 	}
 	if rng.IntN(3) == 0 {
 		o.DictionaryPageSizeLimit = 64 << rng.IntN(6) // falls back mid-chunk
@@ -488,8 +488,11 @@ func TestWriterPropertyStatistics(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Batches of random sizes, an empty one among them.
-			for at := 0; at < n; {
+			for at, b := 0, 0; at < n; b++ {
 				k := min(n-at, rng.IntN(1500))
+				if b == 1 {
+					k = 0 // an empty batch between two others
+				}
 				parts := make([]arrow.Array, len(arrs))
 				for i, a := range arrs {
 					parts[i] = array.NewSlice(a, int64(at), int64(at+k))
