@@ -34,7 +34,8 @@ func badStrings(dt arrow.DataType, offs []int64, data []byte) arrow.Array {
 // TestWriterMalformedOffsets writes string arrays whose offsets leave
 // their data or decrease, plain and as a dictionary array's dictionary,
 // under options that take every path to the values (dictionary on and
-// off, PLAIN uncompressed chunks sized up front, DELTA encodings,
+// off, PLAIN uncompressed chunks sized up front, DELTA encodings, a list's
+// elements,
 // content-defined chunking, bloom filters), and checks that Write
 // reports an error without panicking or allocating the offsets' span.
 func TestWriterMalformedOffsets(t *testing.T) {
@@ -58,10 +59,19 @@ func TestWriterMalformedOffsets(t *testing.T) {
 	for _, dt := range []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString} {
 		for i, offs := range bad {
 			for name, opts := range optss {
-				for _, asDict := range []bool{false, true} {
-					t.Run(fmt.Sprintf("%s/%d/%s/dict=%v", dt, i, name, asDict), func(t *testing.T) {
+				for _, wrap := range []string{"flat", "dict", "list"} {
+					t.Run(fmt.Sprintf("%s/%d/%s/%s", dt, i, name, wrap), func(t *testing.T) {
 						arr := badStrings(dt, offs, data)
-						if asDict {
+						switch wrap {
+						case "list":
+							ob := binary.LittleEndian.AppendUint32(nil, 0)
+							ob = binary.LittleEndian.AppendUint32(ob, 1)
+							ob = binary.LittleEndian.AppendUint32(ob, uint32(arr.Len()))
+							d := array.NewData(arrow.ListOf(dt), 2, []*memory.Buffer{nil, memory.NewBufferBytes(ob)}, []arrow.ArrayData{arr.Data()}, 0, 0)
+							arr.Release()
+							arr = array.MakeFromData(d)
+							d.Release()
+						case "dict":
 							ib := array.NewInt32Builder(memory.DefaultAllocator)
 							ib.AppendValues([]int32{0, 1, 2, 2, 1}, nil)
 							idx := ib.NewArray()
@@ -75,6 +85,9 @@ func TestWriterMalformedOffsets(t *testing.T) {
 						schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arr.DataType(), Nullable: true}}, nil)
 						rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
 						defer rec.Release()
+						if b, ok := opts.Columns["s"]; ok && wrap == "list" {
+							opts.Columns = map[string]arrowio.ColumnOptions{"s.list.element": b}
+						}
 						w, err := arrowio.NewWriter(io.Discard, schema, opts)
 						if err != nil {
 							t.Fatal(err)
