@@ -20,7 +20,7 @@ import (
 func badStrings(dt arrow.DataType, offs []int64, data []byte) arrow.Array {
 	var ob []byte
 	for _, o := range offs {
-		if dt.ID() == arrow.LARGE_STRING {
+		if dt.ID() == arrow.LARGE_STRING || dt.ID() == arrow.LARGE_BINARY {
 			ob = binary.LittleEndian.AppendUint64(ob, uint64(o))
 		} else {
 			ob = binary.LittleEndian.AppendUint32(ob, uint32(o))
@@ -35,7 +35,7 @@ func badStrings(dt arrow.DataType, offs []int64, data []byte) arrow.Array {
 // their data or decrease, plain and as a dictionary array's dictionary,
 // under options that take every path to the values (dictionary on and
 // off, PLAIN uncompressed chunks sized up front, DELTA encodings, a list's
-// elements,
+// elements, a geometry column's WKB,
 // content-defined chunking, bloom filters), and checks that Write
 // reports an error without panicking or allocating the offsets' span.
 func TestWriterMalformedOffsets(t *testing.T) {
@@ -59,10 +59,21 @@ func TestWriterMalformedOffsets(t *testing.T) {
 	for _, dt := range []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString} {
 		for i, offs := range bad {
 			for name, opts := range optss {
-				for _, wrap := range []string{"flat", "dict", "list"} {
+				for _, wrap := range []string{"flat", "dict", "list", "geo"} {
 					t.Run(fmt.Sprintf("%s/%d/%s/%s", dt, i, name, wrap), func(t *testing.T) {
 						arr := badStrings(dt, offs, data)
 						switch wrap {
+						case "geo":
+							// WKB values, whose bounds are taken before
+							// anything else reads them.
+							bin := arrow.BinaryTypes.Binary
+							if dt.ID() == arrow.LARGE_STRING {
+								bin = arrow.BinaryTypes.LargeBinary
+							}
+							arr.Release()
+							storage := badStrings(bin, offs, data)
+							arr = array.NewExtensionArrayWithStorage(wkbType(t, bin, `{"crs":"EPSG:5070"}`), storage)
+							storage.Release()
 						case "list":
 							ob := binary.LittleEndian.AppendUint32(nil, 0)
 							ob = binary.LittleEndian.AppendUint32(ob, 1)
@@ -85,10 +96,11 @@ func TestWriterMalformedOffsets(t *testing.T) {
 						schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arr.DataType(), Nullable: true}}, nil)
 						rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
 						defer rec.Release()
-						if b, ok := opts.Columns["s"]; ok && wrap == "list" {
-							opts.Columns = map[string]arrowio.ColumnOptions{"s.list.element": b}
+						o := opts
+						if b, ok := o.Columns["s"]; ok && wrap == "list" {
+							o.Columns = map[string]arrowio.ColumnOptions{"s.list.element": b}
 						}
-						w, err := arrowio.NewWriter(io.Discard, schema, opts)
+						w, err := arrowio.NewWriter(io.Discard, schema, o)
 						if err != nil {
 							t.Fatal(err)
 						}

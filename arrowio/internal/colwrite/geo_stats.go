@@ -91,13 +91,15 @@ func (g *geoStats) addArray(arr arrow.Array, lo, hi int, what string) error {
 	return nil
 }
 
-// wkbValues returns the accessor of the values of a binary-like array.
+// wkbValues returns the accessor of the values of a binary-like array,
+// whose offsets it checks first: the bounds are taken before the value
+// writer reads (and checks) the values.
 func wkbValues(arr arrow.Array) (func(int) []byte, error) {
 	switch a := storage(arr).(type) {
 	case *array.Binary:
-		return a.Value, nil
+		return a.Value, checkSpan(a.ValueOffsets(), dataLen(a))
 	case *array.LargeBinary:
-		return a.Value, nil
+		return a.Value, checkSpan(a.ValueOffsets(), dataLen(a))
 	case *array.BinaryView:
 		return a.Value, nil
 	case *array.Dictionary:
@@ -105,9 +107,25 @@ func wkbValues(arr arrow.Array) (func(int) []byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(i int) []byte { return inner(a.GetValueIndex(i)) }, nil
+		n := a.Dictionary().Len()
+		return func(i int) []byte {
+			// An index outside the dictionary gives no value, which is
+			// not WKB: add reports it.
+			if x := a.GetValueIndex(i); x >= 0 && x < n {
+				return inner(x)
+			}
+			return nil
+		}, nil
 	}
 	return nil, fmt.Errorf("%w: WKB values in a %s array", errs.ErrUnsupported, arr.DataType())
+}
+
+// dataLen returns the bytes of the data buffer of a binary array.
+func dataLen(arr arrow.Array) int {
+	if b := arr.Data().Buffers(); len(b) > 2 && b[2] != nil {
+		return b[2].Len()
+	}
+	return 0
 }
 
 // maxLonRanges bounds the longitude ranges a GEOGRAPHY chunk's bounds
