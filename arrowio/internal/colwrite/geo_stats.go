@@ -10,6 +10,7 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/geoarrow"
+	"github.com/quiverio/quiver/kernels"
 )
 
 // geoStats gathers the GeospatialStatistics of a GEOMETRY or GEOGRAPHY
@@ -76,7 +77,7 @@ func (g *geoStats) add(wkb []byte) error {
 // geoarrow.wkb array (or its binary storage, or a dictionary of either);
 // errors name the value as what (row, value) and its index in arr.
 func (g *geoStats) addArray(arr arrow.Array, lo, hi int, what string) error {
-	at, err := wkbValues(arr)
+	at, err := wkbValues(arr, lo, hi)
 	if err != nil {
 		return err
 	}
@@ -92,18 +93,18 @@ func (g *geoStats) addArray(arr arrow.Array, lo, hi int, what string) error {
 }
 
 // wkbValues returns the accessor of the values of a binary-like array,
-// whose offsets it checks first: the bounds are taken before the value
-// writer reads (and checks) the values.
-func wkbValues(arr arrow.Array) (func(int) []byte, error) {
+// whose offsets of slots [lo, hi) it checks first: the bounds are taken
+// before the value writer reads (and checks) the values.
+func wkbValues(arr arrow.Array, lo, hi int) (func(int) []byte, error) {
 	switch a := storage(arr).(type) {
 	case *array.Binary:
-		return a.Value, checkSpan(a.ValueOffsets(), dataLen(a))
+		return a.Value, checkWKBSpan(a.ValueOffsets(), lo, hi, dataLen(a))
 	case *array.LargeBinary:
-		return a.Value, checkSpan(a.ValueOffsets(), dataLen(a))
+		return a.Value, checkWKBSpan(a.ValueOffsets(), lo, hi, dataLen(a))
 	case *array.BinaryView:
 		return a.Value, nil
 	case *array.Dictionary:
-		inner, err := wkbValues(a.Dictionary())
+		inner, err := wkbValues(a.Dictionary(), 0, a.Dictionary().Len())
 		if err != nil {
 			return nil, err
 		}
@@ -118,6 +119,18 @@ func wkbValues(arr arrow.Array) (func(int) []byte, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("%w: WKB values in a %s array", errs.ErrUnsupported, arr.DataType())
+}
+
+// checkWKBSpan checks the offsets of slots [lo, hi) among offs, into n
+// bytes of data.
+func checkWKBSpan[O kernels.Offset](offs []O, lo, hi, n int) error {
+	if hi <= lo {
+		return nil
+	}
+	if len(offs) <= hi {
+		return fmt.Errorf("arrowio: %d offsets for %d slots", len(offs), hi)
+	}
+	return checkSpan(offs[lo:hi+1], n)
 }
 
 // dataLen returns the bytes of the data buffer of a binary array.
