@@ -174,6 +174,22 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 		}
 		add(name, dt, b, slots)
 	}
+	// Runs of one value (and of nulls), so that dictionary indices and
+	// levels come in runs of every length.
+	rb := array.NewStringBuilder(mem)
+	runs := make([]propValue, 0, total)
+	for len(runs) < total {
+		v := propValue{null: null(), s: fmt.Sprint(rng.IntN(5))}
+		for range min(total-len(runs), 1+rng.IntN([]int{3, 20, 300}[rng.IntN(3)])) {
+			if v.null {
+				rb.AppendNull()
+			} else {
+				rb.Append(v.s)
+			}
+			runs = append(runs, v)
+		}
+	}
+	add("runs", arrow.BinaryTypes.String, rb, runs)
 	strs("s", arrow.BinaryTypes.String, true)
 	strs("ls", arrow.BinaryTypes.LargeString, true)
 	strs("sv", arrow.BinaryTypes.StringView, true)
