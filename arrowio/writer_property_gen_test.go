@@ -115,7 +115,8 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 		full.Release()
 		cols = append(cols, propColumn{field: arrow.Field{Name: name, Type: dt, Nullable: true}, arr: arr, slots: slots[off : off+n]})
 	}
-	floats := func(name string, dt arrow.DataType) {
+	// column adds a column of values value appends, or nulls.
+	column := func(name string, dt arrow.DataType, value func(b array.Builder) propValue) {
 		b := array.NewBuilder(mem, dt)
 		slots := make([]propValue, total)
 		for i := range slots {
@@ -124,6 +125,12 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 				slots[i].null = true
 				continue
 			}
+			slots[i] = value(b)
+		}
+		add(name, dt, b, slots)
+	}
+	floats := func(name string, dt arrow.DataType) {
+		column(name, dt, func(b array.Builder) propValue {
 			f := propFloat(rng)
 			switch b := b.(type) {
 			case *array.Float64Builder:
@@ -133,22 +140,14 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 			case *array.Float16Builder:
 				b.Append(float16.New(float32(f)))
 			}
-			slots[i] = propValue{float: true, f: f, nan: math.IsNaN(f)}
-		}
-		add(name, dt, b, slots)
+			return propValue{float: true, f: f, nan: math.IsNaN(f)}
+		})
 	}
 	floats("f64", arrow.PrimitiveTypes.Float64)
 	floats("f32", arrow.PrimitiveTypes.Float32)
 	floats("f16", arrow.FixedWidthTypes.Float16)
 	strs := func(name string, dt arrow.DataType, text bool) {
-		b := array.NewBuilder(mem, dt)
-		slots := make([]propValue, total)
-		for i := range slots {
-			if null() {
-				b.AppendNull()
-				slots[i].null = true
-				continue
-			}
+		column(name, dt, func(b array.Builder) propValue {
 			s := propString(rng, text)
 			switch b := b.(type) {
 			case *array.StringBuilder:
@@ -163,9 +162,8 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 				s = (s + "\x00\x00\x00")[:3]
 				b.Append([]byte(s))
 			}
-			slots[i] = propValue{s: s}
-		}
-		add(name, dt, b, slots)
+			return propValue{s: s}
+		})
 	}
 	// Runs of one value (and of nulls), so that dictionary indices and
 	// levels come in runs of every length.
@@ -230,16 +228,7 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 	dict.Release()
 	arr := array.NewSlice(full, int64(off), int64(off+n))
 	full.Release()
-	wb := array.NewStringBuilder(mem)
-	for _, v := range slots[off : off+n] {
-		if v.null {
-			wb.AppendNull()
-		} else {
-			wb.Append(v.s)
-		}
-	}
-	cols = append(cols, propColumn{field: arrow.Field{Name: "dict", Type: dt, Nullable: true}, arr: arr, slots: slots[off : off+n], want: wb.NewArray()})
-	wb.Release()
+	cols = append(cols, propColumn{field: arrow.Field{Name: "dict", Type: dt, Nullable: true}, arr: arr, slots: slots[off : off+n], want: propText(mem, slots[off:off+n])})
 
 	// A dictionary array of another dictionary in every batch (the
 	// writer replaces arr's slices with propDictBatch's arrays).
@@ -252,16 +241,7 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 		}
 	}
 	arr2 := propDictBatch(mem, rng, slots2)
-	wb2 := array.NewStringBuilder(mem)
-	for _, v := range slots2 {
-		if v.null {
-			wb2.AppendNull()
-		} else {
-			wb2.Append(v.s)
-		}
-	}
-	cols = append(cols, propColumn{field: arrow.Field{Name: "dict2", Type: arr2.DataType(), Nullable: true}, arr: arr2, slots: slots2, want: wb2.NewArray()})
-	wb2.Release()
+	cols = append(cols, propColumn{field: arrow.Field{Name: "dict2", Type: arr2.DataType(), Nullable: true}, arr: arr2, slots: slots2, want: propText(mem, slots2)})
 
 	nb := array.NewStringBuilder(mem)
 	nb.AppendNulls(total)
@@ -302,6 +282,20 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 	// element range, which the flat columns cover already.
 	cols = append(cols, propColumn{field: arrow.Field{Name: "list", Type: list.DataType(), Nullable: true}, arr: list, elems: elems})
 	return cols
+}
+
+// propText returns text slots as a string array.
+func propText(mem memory.Allocator, slots []propValue) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	for _, v := range slots {
+		if v.null {
+			b.AppendNull()
+		} else {
+			b.Append(v.s)
+		}
+	}
+	return b.NewArray()
 }
 
 // propDictBatch returns the values of slots (text or null) as a

@@ -88,10 +88,7 @@ func checkBound(t *testing.T, where string, c propColumn, b []byte, want propVal
 // ColumnIndex entries against the rows they cover.
 func checkPropStatistics(t *testing.T, desc string, file []byte, opts arrowio.WriteOptions, cols []propColumn) {
 	t.Helper()
-	trunc := opts.StatisticsTruncate
-	if trunc == 0 {
-		trunc = 64
-	}
+	trunc := propTruncate(opts)
 	meta := readMeta(t, file)
 	fr := pqMetadata(t, file)
 	defer fr.Close()
@@ -193,6 +190,14 @@ func checkPropPages(t *testing.T, where string, c propColumn, vals []propValue, 
 	}
 }
 
+// propTruncate returns the statistics truncation length opts give.
+func propTruncate(opts arrowio.WriteOptions) int {
+	if opts.StatisticsTruncate == 0 {
+		return arrowio.DefaultStatisticsTruncate
+	}
+	return opts.StatisticsTruncate
+}
+
 // propStats reports whether opts write statistics for the column name.
 func propStats(opts arrowio.WriteOptions, name string) bool {
 	if s, ok := opts.Columns[name].Statistics.Get(); ok {
@@ -205,10 +210,7 @@ func propStats(opts arrowio.WriteOptions, name string) bool {
 // the flat columns against the page's values.
 func checkPropPageHeaders(t *testing.T, desc string, buf []byte, opts arrowio.WriteOptions, cols []propColumn) {
 	t.Helper()
-	trunc := opts.StatisticsTruncate
-	if trunc == 0 {
-		trunc = 64
-	}
+	trunc := propTruncate(opts)
 	fr := pqMetadata(t, buf)
 	defer fr.Close()
 	first := 0
