@@ -43,9 +43,34 @@ type propColumn struct {
 	// want is what a reader returns, when not arr: a dictionary's slots
 	// that point at null entries are null.
 	want arrow.Array
-	// elems are a list column's element values, in order, with the rows
-	// each row's elements end at.
-	elems []propValue
+	// elems are a list column's leaf entries (a null or empty list is a
+	// null entry), and rowEnd[r] where row r's end.
+	elems  []propValue
+	rowEnd []int
+}
+
+// entries returns the column's leaf entries.
+func (c *propColumn) entries() []propValue {
+	if c.elems != nil {
+		return c.elems
+	}
+	return c.slots
+}
+
+// rowStart returns the leaf entry row r starts at.
+func (c *propColumn) rowStart(r int) int {
+	if c.elems == nil {
+		return r
+	}
+	if r == 0 {
+		return 0
+	}
+	return c.rowEnd[r-1]
+}
+
+// rowVals returns the leaf entries of rows [lo, hi).
+func (c *propColumn) rowVals(lo, hi int) []propValue {
+	return c.entries()[c.rowStart(lo):c.rowStart(hi)]
 }
 
 // propStrings returns a random string: empty, short, sharing a long
@@ -254,10 +279,12 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 	lb := array.NewListBuilder(mem, arrow.PrimitiveTypes.Float64)
 	eb := lb.ValueBuilder().(*array.Float64Builder)
 	var elems []propValue
-	for range n {
+	var rowEnd []int
+	for range total {
 		if null() {
 			lb.AppendNull()
 			elems = append(elems, propValue{null: true})
+			rowEnd = append(rowEnd, len(elems))
 			continue
 		}
 		lb.Append(true)
@@ -275,12 +302,20 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 			eb.Append(f)
 			elems = append(elems, propValue{float: true, f: f, nan: math.IsNaN(f)})
 		}
+		rowEnd = append(rowEnd, len(elems))
 	}
-	list := lb.NewArray()
+	fullList := lb.NewArray()
 	lb.Release()
-	// The list is not sliced: its leaf entries would need the slice's
-	// element range, which the flat columns cover already.
-	cols = append(cols, propColumn{field: arrow.Field{Name: "list", Type: list.DataType(), Nullable: true}, arr: list, elems: elems})
+	list := array.NewSlice(fullList, int64(off), int64(off+n))
+	fullList.Release()
+	c := propColumn{field: arrow.Field{Name: "list", Type: list.DataType(), Nullable: true}, arr: list, elems: elems, rowEnd: rowEnd}
+	base := c.rowStart(off)
+	c.elems = c.rowVals(off, off+n)
+	c.rowEnd = c.rowEnd[off : off+n]
+	for i := range c.rowEnd {
+		c.rowEnd[i] -= base
+	}
+	cols = append(cols, c)
 	return cols
 }
 

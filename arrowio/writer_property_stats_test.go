@@ -19,7 +19,11 @@ import (
 
 // decodeStat decodes a PLAIN statistics value of column c.
 func decodeStat(c propColumn, b []byte) propValue {
-	switch c.field.Type.ID() {
+	dt := c.field.Type
+	if l, ok := dt.(*arrow.ListType); ok {
+		dt = l.Elem()
+	}
+	switch dt.ID() {
 	case arrow.FLOAT64:
 		return propValue{float: true, f: math.Float64frombits(binary.LittleEndian.Uint64(b))}
 	case arrow.FLOAT32:
@@ -101,10 +105,7 @@ func checkPropStatistics(t *testing.T, desc string, file []byte, opts arrowio.Wr
 			t.Fatal(err)
 		}
 		for ci, c := range cols {
-			if c.slots == nil {
-				continue
-			}
-			vals := c.slots[first : first+rows]
+			vals := c.rowVals(first, first+rows)
 			where := fmt.Sprintf("%s: row group %d column %s", desc, g, c.field.Name)
 			md := rg.Columns[ci].MetaData
 			st := md.Statistics
@@ -138,27 +139,30 @@ func checkPropStatistics(t *testing.T, desc string, file []byte, opts arrowio.Wr
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
-			checkPropPages(t, where, c, vals, ix, oi, trunc)
+			checkPropPages(t, where, c, first, rows, ix, oi, trunc)
 		}
 		first += rows
 	}
 }
 
 // checkPropPages checks a chunk's ColumnIndex against its values.
-func checkPropPages(t *testing.T, where string, c propColumn, vals []propValue, ix metadata.ColumnIndex, oi metadata.OffsetIndex, trunc int) {
+func checkPropPages(t *testing.T, where string, c propColumn, first, rows int, ix metadata.ColumnIndex, oi metadata.OffsetIndex, trunc int) {
 	t.Helper()
 	locs := oi.GetPageLocations()
 	pageEnd := func(p int) int {
 		if p+1 < len(locs) {
 			return int(locs[p+1].FirstRowIndex)
 		}
-		return len(vals)
+		return rows
 	}
+	// page returns the leaf entries of rows [lo, hi) of the chunk.
+	page := func(lo, hi int) []propValue { return c.rowVals(first+lo, first+hi) }
 	if ix == nil {
 		// A ColumnIndex is left out only when a page of values has no
 		// bounds: every value of it NaN.
 		for p, loc := range locs {
-			if _, _, n, nulls := expectBounds(vals[loc.FirstRowIndex:pageEnd(p)]); n == 0 && nulls < pageEnd(p)-int(loc.FirstRowIndex) {
+			vals := page(int(loc.FirstRowIndex), pageEnd(p))
+			if _, _, n, nulls := expectBounds(vals); n == 0 && nulls < len(vals) {
 				return
 			}
 		}
@@ -171,11 +175,12 @@ func checkPropPages(t *testing.T, where string, c propColumn, vals []propValue, 
 	for p, loc := range locs {
 		end := pageEnd(p)
 		pw := fmt.Sprintf("%s page %d rows [%d, %d)", where, p, loc.FirstRowIndex, end)
-		lo, hi, n, nulls := expectBounds(vals[loc.FirstRowIndex:end])
+		vals := page(int(loc.FirstRowIndex), end)
+		lo, hi, n, nulls := expectBounds(vals)
 		if got := ix.GetNullCounts()[p]; got != int64(nulls) {
 			t.Errorf("%s: null count %d, want %d", pw, got, nulls)
 		}
-		allNull := nulls == end-int(loc.FirstRowIndex)
+		allNull := nulls == len(vals)
 		if ix.GetNullPages()[p] != allNull {
 			t.Errorf("%s: null page %v with %d nulls", pw, ix.GetNullPages()[p], nulls)
 		}
@@ -218,23 +223,23 @@ func checkPropPageHeaders(t *testing.T, desc string, buf []byte, opts arrowio.Wr
 		rg := fr.RowGroup(g)
 		rows := int(rg.NumRows())
 		for ci, c := range cols {
-			if c.slots == nil || !propStats(opts, c.field.Name) {
+			if !propStats(opts, c.field.Name) {
 				continue
 			}
 			pr, err := rg.GetColumnPageReader(ci)
 			if err != nil {
 				t.Fatal(err)
 			}
-			at := first
+			entries, at := c.entries(), c.rowStart(first)
 			for pr.Next() {
 				dp, ok := pr.Page().(file.DataPage)
 				if !ok {
 					continue
 				}
 				k := int(dp.NumValues())
-				where := fmt.Sprintf("%s: row group %d column %s page header rows [%d, %d)", desc, g, c.field.Name, at-first, at-first+k)
+				where := fmt.Sprintf("%s: row group %d column %s page header entries [%d, %d)", desc, g, c.field.Name, at, at+k)
 				st := dp.Statistics()
-				lo, hi, n, nulls := expectBounds(c.slots[at : at+k])
+				lo, hi, n, nulls := expectBounds(entries[at : at+k])
 				at += k
 				if !st.HasNullCount || st.NullCount != int64(nulls) {
 					t.Errorf("%s: null count %d (set %v), want %d", where, st.NullCount, st.HasNullCount, nulls)
@@ -255,8 +260,8 @@ func checkPropPageHeaders(t *testing.T, desc string, buf []byte, opts arrowio.Wr
 			if err := pr.Err(); err != nil {
 				t.Fatalf("%s: column %s: %v", desc, c.field.Name, err)
 			}
-			if at != first+rows {
-				t.Errorf("%s: row group %d column %s: pages of %d rows, want %d", desc, g, c.field.Name, at-first, rows)
+			if want := c.rowStart(first + rows); at != want {
+				t.Errorf("%s: row group %d column %s: pages end at entry %d, want %d", desc, g, c.field.Name, at, want)
 			}
 		}
 		first += rows
