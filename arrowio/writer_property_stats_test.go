@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/footer"
 )
 
 // decodeStat decodes a PLAIN statistics value of column c.
@@ -88,14 +89,11 @@ func checkBound(t *testing.T, where string, c propColumn, b []byte, want propVal
 	}
 }
 
-// checkPropStatistics checks every flat column's chunk statistics and
-// ColumnIndex entries against the rows they cover.
-func checkPropStatistics(t *testing.T, desc string, file []byte, opts arrowio.WriteOptions, cols []propColumn) {
+// checkPropStatistics checks every column's chunk statistics in meta and
+// ColumnIndex entries (read by fr) against the rows they cover.
+func checkPropStatistics(t *testing.T, desc string, meta *footer.FileMetaData, fr *file.Reader, opts arrowio.WriteOptions, cols []propColumn) {
 	t.Helper()
 	trunc := propTruncate(opts)
-	meta := readMeta(t, file)
-	fr := pqMetadata(t, file)
-	defer fr.Close()
 	pir := fr.GetPageIndexReader()
 	first := 0
 	for g, rg := range meta.RowGroups {
@@ -211,13 +209,11 @@ func propStats(opts arrowio.WriteOptions, name string) bool {
 	return !opts.DisableStatistics
 }
 
-// checkPropPageHeaders checks the statistics of every data page header of
-// the flat columns against the page's values.
-func checkPropPageHeaders(t *testing.T, desc string, buf []byte, opts arrowio.WriteOptions, cols []propColumn) {
+// checkPropPageHeaders checks the statistics of every data page header
+// (read by fr) against the page's values.
+func checkPropPageHeaders(t *testing.T, desc string, fr *file.Reader, opts arrowio.WriteOptions, cols []propColumn) {
 	t.Helper()
 	trunc := propTruncate(opts)
-	fr := pqMetadata(t, buf)
-	defer fr.Close()
 	first := 0
 	for g := range fr.NumRowGroups() {
 		rg := fr.RowGroup(g)

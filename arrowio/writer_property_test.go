@@ -10,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	pqfile "github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/quiverio/quiver/arrowio"
 	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
@@ -19,12 +21,15 @@ import (
 
 // TestWriterPropertyStatistics writes random tables (floats with NaN and
 // zeros of either sign, float16, text past the truncation length, binary,
-// views, fixed-size binary, a dictionary array with null and unused
-// entries, an all-null column, a list) sliced at offsets that are not
-// byte-aligned, under random options, and checks that pqarrow and Quiver
-// read the values back, that every chunk's statistics and every page's
-// ColumnIndex entry bound exactly the values of its rows (as truncation
-// allows), and that Metrics counts the nulls and NaNs of the input.
+// views, fixed-size binary, runs, dictionary arrays with null and unused
+// entries and another dictionary each batch, an all-null column, a list)
+// sliced at offsets that are not byte-aligned, in batches of random sizes
+// (an empty one among them), under random options (propOptions; every
+// sixth file encrypted), and checks that pqarrow and Quiver read the
+// values back, that every chunk's statistics, every page's ColumnIndex
+// entry and every page header's statistics bound exactly the values of
+// their rows (as truncation allows), and that Metrics counts the nulls
+// and NaNs of the input and bounds its values.
 func TestWriterPropertyStatistics(t *testing.T) {
 	iters, maxRows := 400, 6000
 	if testing.Short() {
@@ -104,26 +109,42 @@ func TestWriterPropertyStatistics(t *testing.T) {
 			}
 			file := buf.Bytes()
 			checkPropMetrics(t, desc, w.Metrics(), opts, cols)
+			var meta *footer.FileMetaData
+			var fr *pqfile.Reader
 			if encrypted {
 				keys := encrypt.KeyMap{"kf": opts.Encryption.FooterKey}
-				tbl := readDecrypted(t, file, &encrypt.DecryptionConfig{KeyRetriever: keys}, memory.DefaultAllocator)
+				dec := &encrypt.DecryptionConfig{KeyRetriever: keys}
+				tbl := readDecrypted(t, file, dec, memory.DefaultAllocator)
 				checkPropTable(t, desc+" quiver", tbl, wants)
 				tbl.Release()
 				tbl = pqDecrypted(t, file, keys, nil, memory.DefaultAllocator)
 				checkPropTable(t, desc+" pqarrow", tbl, wants)
 				tbl.Release()
-				return
+				rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Decryption: dec})
+				if err != nil {
+					t.Fatal(err)
+				}
+				meta = rd.Metadata()
+				rd.Close()
+				props := parquet.NewReaderProperties(memory.DefaultAllocator)
+				props.FileDecryptProps = parquet.NewFileDecryptionProperties(parquet.WithKeyRetriever(pqarrowKeys(keys)))
+				if fr, err = pqfile.NewParquetReader(bytes.NewReader(file), pqfile.WithReadProps(props)); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				tbl := pqRead(t, memory.DefaultAllocator, file)
+				checkPropTable(t, desc+" pqarrow", tbl, wants)
+				tbl.Release()
+				for i, got := range quiverRead(t, file) {
+					t.Run("quiver/"+fields[i].Name, func(t *testing.T) { arrowiotest.AssertSameValues(t, wants[i], got) })
+					got.Release()
+				}
+				meta, fr = readMeta(t, file), pqMetadata(t, file)
 			}
-			tbl := pqRead(t, memory.DefaultAllocator, file)
-			checkPropTable(t, desc+" pqarrow", tbl, wants)
-			tbl.Release()
-			for i, got := range quiverRead(t, file) {
-				t.Run("quiver/"+fields[i].Name, func(t *testing.T) { arrowiotest.AssertSameValues(t, wants[i], got) })
-				got.Release()
-			}
-			checkPropStatistics(t, desc, file, opts, cols)
+			defer fr.Close()
+			checkPropStatistics(t, desc, meta, fr, opts, cols)
 			if opts.PageStatistics {
-				checkPropPageHeaders(t, desc, file, opts, cols)
+				checkPropPageHeaders(t, desc, fr, opts, cols)
 			}
 		})
 	}
