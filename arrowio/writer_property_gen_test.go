@@ -432,6 +432,9 @@ func propOptions(rng *rand.Rand) (arrowio.WriteOptions, string) {
 	if rng.IntN(4) == 0 {
 		o.DataPageRows = 1 + rng.IntN(300)
 	}
+	if rng.IntN(4) == 0 {
+		o.MaxRowGroupBytes = 4096 << rng.IntN(5) // row groups cut inside batches by size
+	}
 	if rng.IntN(10) == 0 {
 		o.DisableStatistics = true // NaN and null counts must not depend on them
 	}
@@ -465,8 +468,8 @@ func propOptions(rng *rand.Rand) (arrowio.WriteOptions, string) {
 		cols = append(cols, fmt.Sprintf("%s:enc=%v,bloom=%v,stats=%v", name, c.Encoding, c.BloomFilter != nil, c.Statistics))
 	}
 	slices.Sort(cols)
-	desc := fmt.Sprintf("%v nostats=%v codec=%v v=%v nodict=%v page=%d rows=%d rg=%d pstats=%v crc=%v trunc=%d dictlimit=%d cdc=%v",
-		cols, o.DisableStatistics, o.Compression, o.PageVersion, o.DisableDictionary, o.DataPageSize, o.DataPageRows, o.MaxRowGroupRows,
+	desc := fmt.Sprintf("%v nostats=%v codec=%v v=%v nodict=%v page=%d rows=%d rg=%d/%dB pstats=%v crc=%v trunc=%d dictlimit=%d cdc=%v",
+		cols, o.DisableStatistics, o.Compression, o.PageVersion, o.DisableDictionary, o.DataPageSize, o.DataPageRows, o.MaxRowGroupRows, o.MaxRowGroupBytes,
 		o.PageStatistics, !o.DisableCRC, o.StatisticsTruncate, o.DictionaryPageSizeLimit, o.ContentDefinedChunking != nil)
 	return o, desc
 }
