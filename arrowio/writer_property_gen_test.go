@@ -84,6 +84,10 @@ func propString(rng *rand.Rand, text bool) string {
 	case 2:
 		return "https://example.com/shared/prefix/" + fmt.Sprint(rng.IntN(1000))
 	case 3:
+		if rng.IntN(20) == 0 {
+			// Longer than a page's room for its header many times over.
+			return strings.Repeat("y", 200+rng.IntN(3000)) + fmt.Sprint(rng.IntN(10))
+		}
 		return strings.Repeat("z", 60+rng.IntN(20)) + fmt.Sprint(rng.IntN(10))
 	case 4:
 		if text {
