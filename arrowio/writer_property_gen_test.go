@@ -187,6 +187,8 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 				b.Append(s)
 			case *array.BinaryBuilder:
 				b.Append([]byte(s))
+			case *array.BinaryViewBuilder:
+				b.Append([]byte(s))
 			case *array.FixedSizeBinaryBuilder:
 				s = (s + "\x00\x00\x00")[:3]
 				b.Append([]byte(s))
@@ -214,6 +216,8 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 	strs("ls", arrow.BinaryTypes.LargeString, true)
 	strs("sv", arrow.BinaryTypes.StringView, true)
 	strs("bin", arrow.BinaryTypes.Binary, false)
+	strs("lbin", arrow.BinaryTypes.LargeBinary, false)
+	strs("bv", arrow.BinaryTypes.BinaryView, false)
 	strs("fsb", &arrow.FixedSizeBinaryType{ByteWidth: 3}, false)
 
 	// A dictionary array whose dictionary has null and unused entries,
