@@ -276,6 +276,56 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 	arr2 := propDictBatch(mem, rng, slots2)
 	cols = append(cols, propColumn{field: arrow.Field{Name: "dict2", Type: arr2.DataType(), Nullable: true}, arr: arr2, slots: slots2, want: propText(mem, slots2)})
 
+	// A dictionary of doubles, NaN, zeros and null entries among them: a
+	// null slot may point at a NaN, which must not count.
+	fb := array.NewFloat64Builder(mem)
+	fvals := make([]float64, 2+rng.IntN(20))
+	fnull := make([]bool, len(fvals))
+	for i := range fvals {
+		fvals[i], fnull[i] = propFloat(rng), rng.IntN(8) == 0
+		if fnull[i] {
+			fb.AppendNull()
+		} else {
+			fb.Append(fvals[i])
+		}
+	}
+	fdict := fb.NewArray()
+	fb.Release()
+	fib := array.NewInt8Builder(mem)
+	fslots := make([]propValue, total)
+	for i := range fslots {
+		x := rng.IntN(len(fvals))
+		switch {
+		case null():
+			fib.AppendNull()
+			fslots[i].null = true
+			continue
+		case fnull[x]:
+			fslots[i].null = true
+		default:
+			fslots[i] = propValue{float: true, f: fvals[x], nan: math.IsNaN(fvals[x])}
+		}
+		fib.Append(int8(x))
+	}
+	fidx := fib.NewArray()
+	fib.Release()
+	fdt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.PrimitiveTypes.Float64}
+	ffull := array.NewDictionaryArray(fdt, fidx, fdict)
+	fidx.Release()
+	fdict.Release()
+	farr := array.NewSlice(ffull, int64(off), int64(off+n))
+	ffull.Release()
+	wf := array.NewFloat64Builder(mem)
+	for _, v := range fslots[off : off+n] {
+		if v.null {
+			wf.AppendNull()
+		} else {
+			wf.Append(v.f)
+		}
+	}
+	cols = append(cols, propColumn{field: arrow.Field{Name: "fdict", Type: fdt, Nullable: true}, arr: farr, slots: fslots[off : off+n], want: wf.NewArray()})
+	wf.Release()
+
 	nb := array.NewStringBuilder(mem)
 	nb.AppendNulls(total)
 	add("allnull", arrow.BinaryTypes.String, nb, make([]propValue, total))

@@ -21,8 +21,11 @@ import (
 // decodeStat decodes a PLAIN statistics value of column c.
 func decodeStat(c propColumn, b []byte) propValue {
 	dt := c.field.Type
-	if l, ok := dt.(*arrow.ListType); ok {
-		dt = l.Elem()
+	switch t := dt.(type) {
+	case *arrow.ListType:
+		dt = t.Elem()
+	case *arrow.DictionaryType:
+		dt = t.ValueType
 	}
 	switch dt.ID() {
 	case arrow.FLOAT64:
