@@ -196,6 +196,41 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 			return propValue{s: s}
 		})
 	}
+	// dictionary adds a dictionary array of type dt over entries, its
+	// slots null or an index among the first of them.
+	dictionary := func(name string, dt *arrow.DictionaryType, entries []propValue) {
+		db := array.NewBuilder(mem, dt.ValueType)
+		for _, e := range entries {
+			propAppend(db, e)
+		}
+		ib := array.NewBuilder(mem, dt.IndexType)
+		slots := make([]propValue, total)
+		used := 1 + rng.IntN(len(entries))
+		for i := range slots {
+			if null() {
+				ib.AppendNull()
+				slots[i].null = true
+				continue
+			}
+			x := rng.IntN(used)
+			switch b := ib.(type) {
+			case *array.Int8Builder:
+				b.Append(int8(x))
+			case *array.Int16Builder:
+				b.Append(int16(x))
+			}
+			slots[i] = entries[x]
+		}
+		dict, idx := db.NewArray(), ib.NewArray()
+		db.Release()
+		ib.Release()
+		full := array.NewDictionaryArray(dt, idx, dict)
+		idx.Release()
+		dict.Release()
+		arr := array.NewSlice(full, int64(off), int64(off+n))
+		full.Release()
+		cols = append(cols, propColumn{field: arrow.Field{Name: name, Type: dt, Nullable: true}, arr: arr, slots: slots[off : off+n], want: propWant(mem, dt.ValueType, slots[off:off+n])})
+	}
 	// Runs of one value (and of nulls), so that dictionary indices and
 	// levels come in runs of every length.
 	rb := array.NewStringBuilder(mem)
@@ -220,48 +255,19 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 	strs("bv", arrow.BinaryTypes.BinaryView, false)
 	strs("fsb", &arrow.FixedSizeBinaryType{ByteWidth: 3}, false)
 
-	// A dictionary array whose dictionary has null and unused entries,
-	// some slots pointing at the null ones.
-	dictVals := make([]string, 3+rng.IntN(30))
-	dictNull := make([]bool, len(dictVals))
-	db := array.NewStringBuilder(mem)
-	for i := range dictVals {
-		dictVals[i] = propString(rng, true)
-		dictNull[i] = rng.IntN(6) == 0
-		if dictNull[i] {
-			db.AppendNull()
-		} else {
-			db.Append(dictVals[i])
-		}
+	// Dictionary arrays whose dictionaries have null and unused entries,
+	// some slots pointing at the null ones (a NaN among the doubles).
+	entries := make([]propValue, 3+rng.IntN(30))
+	for i := range entries {
+		entries[i] = propValue{null: rng.IntN(6) == 0, s: propString(rng, true)}
 	}
-	dict := db.NewArray()
-	db.Release()
-	ib := array.NewInt16Builder(mem)
-	slots := make([]propValue, total)
-	used := 1 + rng.IntN(len(dictVals))
-	for i := range slots {
-		if null() {
-			ib.AppendNull()
-			slots[i].null = true
-			continue
-		}
-		x := rng.IntN(used)
-		ib.Append(int16(x))
-		if dictNull[x] {
-			slots[i].null = true
-		} else {
-			slots[i] = propValue{s: dictVals[x]}
-		}
+	dictionary("dict", &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}, entries)
+	fentries := make([]propValue, 2+rng.IntN(20))
+	for i := range fentries {
+		f := propFloat(rng)
+		fentries[i] = propValue{null: rng.IntN(8) == 0, float: true, f: f, nan: math.IsNaN(f)}
 	}
-	idx := ib.NewArray()
-	ib.Release()
-	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
-	full := array.NewDictionaryArray(dt, idx, dict)
-	idx.Release()
-	dict.Release()
-	arr := array.NewSlice(full, int64(off), int64(off+n))
-	full.Release()
-	cols = append(cols, propColumn{field: arrow.Field{Name: "dict", Type: dt, Nullable: true}, arr: arr, slots: slots[off : off+n], want: propText(mem, slots[off:off+n])})
+	dictionary("fdict", &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.PrimitiveTypes.Float64}, fentries)
 
 	// A dictionary array of another dictionary in every batch (the
 	// writer replaces arr's slices with propDictBatch's arrays).
@@ -270,61 +276,11 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 		if null() {
 			slots2[i].null = true
 		} else {
-			slots2[i].s = dictVals[rng.IntN(len(dictVals))] + fmt.Sprint(rng.IntN(3))
+			slots2[i].s = entries[rng.IntN(len(entries))].s + fmt.Sprint(rng.IntN(3))
 		}
 	}
 	arr2 := propDictBatch(mem, rng, slots2)
-	cols = append(cols, propColumn{field: arrow.Field{Name: "dict2", Type: arr2.DataType(), Nullable: true}, arr: arr2, slots: slots2, want: propText(mem, slots2)})
-
-	// A dictionary of doubles, NaN, zeros and null entries among them: a
-	// null slot may point at a NaN, which must not count.
-	fb := array.NewFloat64Builder(mem)
-	fvals := make([]float64, 2+rng.IntN(20))
-	fnull := make([]bool, len(fvals))
-	for i := range fvals {
-		fvals[i], fnull[i] = propFloat(rng), rng.IntN(8) == 0
-		if fnull[i] {
-			fb.AppendNull()
-		} else {
-			fb.Append(fvals[i])
-		}
-	}
-	fdict := fb.NewArray()
-	fb.Release()
-	fib := array.NewInt8Builder(mem)
-	fslots := make([]propValue, total)
-	for i := range fslots {
-		x := rng.IntN(len(fvals))
-		switch {
-		case null():
-			fib.AppendNull()
-			fslots[i].null = true
-			continue
-		case fnull[x]:
-			fslots[i].null = true
-		default:
-			fslots[i] = propValue{float: true, f: fvals[x], nan: math.IsNaN(fvals[x])}
-		}
-		fib.Append(int8(x))
-	}
-	fidx := fib.NewArray()
-	fib.Release()
-	fdt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.PrimitiveTypes.Float64}
-	ffull := array.NewDictionaryArray(fdt, fidx, fdict)
-	fidx.Release()
-	fdict.Release()
-	farr := array.NewSlice(ffull, int64(off), int64(off+n))
-	ffull.Release()
-	wf := array.NewFloat64Builder(mem)
-	for _, v := range fslots[off : off+n] {
-		if v.null {
-			wf.AppendNull()
-		} else {
-			wf.Append(v.f)
-		}
-	}
-	cols = append(cols, propColumn{field: arrow.Field{Name: "fdict", Type: fdt, Nullable: true}, arr: farr, slots: fslots[off : off+n], want: wf.NewArray()})
-	wf.Release()
+	cols = append(cols, propColumn{field: arrow.Field{Name: "dict2", Type: arr2.DataType(), Nullable: true}, arr: arr2, slots: slots2, want: propWant(mem, arrow.BinaryTypes.String, slots2)})
 
 	nb := array.NewStringBuilder(mem)
 	nb.AppendNulls(total)
@@ -377,16 +333,27 @@ func propColumns(mem memory.Allocator, rng *rand.Rand, n int, nullFrac float64) 
 	return cols
 }
 
-// propText returns text slots as a string array.
-func propText(mem memory.Allocator, slots []propValue) arrow.Array {
-	b := array.NewStringBuilder(mem)
+// propAppend appends v, text or a double, to b.
+func propAppend(b array.Builder, v propValue) {
+	if v.null {
+		b.AppendNull()
+		return
+	}
+	switch b := b.(type) {
+	case *array.StringBuilder:
+		b.Append(v.s)
+	case *array.Float64Builder:
+		b.Append(v.f)
+	}
+}
+
+// propWant returns slots as an array of type dt (string or float64),
+// what a reader returns for them.
+func propWant(mem memory.Allocator, dt arrow.DataType, slots []propValue) arrow.Array {
+	b := array.NewBuilder(mem, dt)
 	defer b.Release()
 	for _, v := range slots {
-		if v.null {
-			b.AppendNull()
-		} else {
-			b.Append(v.s)
-		}
+		propAppend(b, v)
 	}
 	return b.NewArray()
 }
