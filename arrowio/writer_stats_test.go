@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/footer"
@@ -149,6 +150,37 @@ func TestWriterFloatStatistics(t *testing.T) {
 		}
 		if got := binary.LittleEndian.AppendUint64(nil, math.Float64bits(c.max)); !bytes.Equal(st.MaxValue, got) {
 			t.Errorf("%v: max %x, want %x", c.vals, st.MaxValue, got)
+		}
+	}
+}
+
+// TestWriterFloat16ZeroBounds checks that FLOAT16 statistics, like
+// FLOAT's and DOUBLE's, write a zero min as -0 and a zero max as +0,
+// whichever zero the values hold.
+func TestWriterFloat16ZeroBounds(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	negZero, posZero := []byte{0, 0x80}, []byte{0, 0}
+	cases := []struct {
+		vals     []float32
+		min, max []byte
+	}{
+		{vals: []float32{0, 1}, min: negZero, max: []byte{0, 0x3c}},
+		{vals: []float32{-1, float32(math.Copysign(0, -1))}, min: []byte{0, 0xbc}, max: posZero},
+		{vals: []float32{0, 0}, min: negZero, max: posZero},
+		{vals: []float32{float32(math.Copysign(0, -1))}, min: negZero, max: posZero},
+	}
+	for _, c := range cases {
+		b := array.NewFloat16Builder(mem)
+		for _, v := range c.vals {
+			b.Append(float16.New(v))
+		}
+		arr := b.NewArray()
+		b.Release()
+		st := statsOf(t, arrowio.WriteOptions{}, arr)
+		arr.Release()
+		if !bytes.Equal(st.MinValue, c.min) || !bytes.Equal(st.MaxValue, c.max) {
+			t.Errorf("%v: min %x max %x, want %x %x", c.vals, st.MinValue, st.MaxValue, c.min, c.max)
 		}
 	}
 }

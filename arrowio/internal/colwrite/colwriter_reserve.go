@@ -35,7 +35,14 @@ func (c *Writer) reservePlain(arr arrow.Array, lo, hi int) {
 		if !ok {
 			return
 		}
-		size = 4*n + int(b.ValueOffset64(hi-1)+int64(b.ValueLen(hi-1))-b.ValueOffset64(lo))
+		// The offsets are not checked yet (put checks them a mini-batch
+		// at a time): a span they give that the data cannot hold is
+		// left for put to report, not reserved.
+		span := b.ValueOffset64(hi-1) + int64(b.ValueLen(hi-1)) - b.ValueOffset64(lo)
+		if data := arr.Data().Buffers(); len(data) < 3 || data[2] == nil || span < 0 || span > int64(data[2].Len()) {
+			return
+		}
+		size = 4*n + int(span)
 	}
 	// Definition levels, the room page headers take (pageBound's too, as
 	// pages are built in place) and the odd short page.

@@ -10,6 +10,7 @@ import (
 	"github.com/quiverio/quiver/arrowio/internal/errs"
 	"github.com/quiverio/quiver/footer"
 	"github.com/quiverio/quiver/geoarrow"
+	"github.com/quiverio/quiver/kernels"
 )
 
 // geoStats gathers the GeospatialStatistics of a GEOMETRY or GEOGRAPHY
@@ -76,7 +77,7 @@ func (g *geoStats) add(wkb []byte) error {
 // geoarrow.wkb array (or its binary storage, or a dictionary of either);
 // errors name the value as what (row, value) and its index in arr.
 func (g *geoStats) addArray(arr arrow.Array, lo, hi int, what string) error {
-	at, err := wkbValues(arr)
+	at, err := wkbValues(arr, lo, hi)
 	if err != nil {
 		return err
 	}
@@ -91,23 +92,53 @@ func (g *geoStats) addArray(arr arrow.Array, lo, hi int, what string) error {
 	return nil
 }
 
-// wkbValues returns the accessor of the values of a binary-like array.
-func wkbValues(arr arrow.Array) (func(int) []byte, error) {
+// wkbValues returns the accessor of the values of a binary-like array,
+// whose offsets of slots [lo, hi) it checks first: the bounds are taken
+// before the value writer reads (and checks) the values.
+func wkbValues(arr arrow.Array, lo, hi int) (func(int) []byte, error) {
 	switch a := storage(arr).(type) {
 	case *array.Binary:
-		return a.Value, nil
+		return a.Value, checkWKBSpan(a.ValueOffsets(), lo, hi, dataLen(a))
 	case *array.LargeBinary:
-		return a.Value, nil
+		return a.Value, checkWKBSpan(a.ValueOffsets(), lo, hi, dataLen(a))
 	case *array.BinaryView:
 		return a.Value, nil
 	case *array.Dictionary:
-		inner, err := wkbValues(a.Dictionary())
+		inner, err := wkbValues(a.Dictionary(), 0, a.Dictionary().Len())
 		if err != nil {
 			return nil, err
 		}
-		return func(i int) []byte { return inner(a.GetValueIndex(i)) }, nil
+		n := a.Dictionary().Len()
+		return func(i int) []byte {
+			// An index outside the dictionary gives no value, which is
+			// not WKB: add reports it.
+			if x := a.GetValueIndex(i); x >= 0 && x < n {
+				return inner(x)
+			}
+			return nil
+		}, nil
 	}
 	return nil, fmt.Errorf("%w: WKB values in a %s array", errs.ErrUnsupported, arr.DataType())
+}
+
+// checkWKBSpan checks the offsets of slots [lo, hi) among offs, into n
+// bytes of data.
+func checkWKBSpan[O kernels.Offset](offs []O, lo, hi, n int) error {
+	if hi <= lo {
+		return nil
+	}
+	if len(offs) <= hi {
+		return fmt.Errorf("arrowio: %d offsets for %d slots", len(offs), hi)
+	}
+	return checkSpan(offs[lo:hi+1], n)
+}
+
+// dataLen returns the bytes of the data buffer of a binary array.
+func dataLen(arr arrow.Array) int {
+	if b := arr.Data().Buffers(); len(b) > 2 && b[2] != nil {
+		return b[2].Len()
+	}
+	return 0
 }
 
 // maxLonRanges bounds the longitude ranges a GEOGRAPHY chunk's bounds

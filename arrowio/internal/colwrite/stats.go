@@ -534,6 +534,15 @@ func compareBytes(a, b []byte, order statOrder) int {
 	return bytes.Compare(a, b)
 }
 
+// zero16 returns v, a 2-byte FLOAT16 value, or the zero whose high byte
+// is sign (0x80 for -0, 0 for +0) when v is a zero of either sign.
+func zero16(v []byte, sign byte) []byte {
+	if len(v) == 2 && v[0] == 0 && v[1]&0x7f == 0 {
+		return []byte{0, sign}
+	}
+	return v
+}
+
 // isNaN16 reports whether the 2-byte FLOAT16 value v is NaN.
 func isNaN16(v []byte) bool { return float16.FromBits(binary.LittleEndian.Uint16(v)).IsNaN() }
 
@@ -546,6 +555,11 @@ func (s *bytesStats) encode(st *footer.Statistics, order statOrder, truncate int
 	}
 	lo, hi := s.lo, s.hi
 	loExact, hiExact := true, true
+	if order == orderFloat16 {
+		// As for FLOAT and DOUBLE, a zero bound may stand for either
+		// zero: -0 as min, +0 as max.
+		lo, hi = zero16(lo, 0x80), zero16(hi, 0)
+	}
 	if order == orderUnsigned && truncate > 0 {
 		if len(lo) > truncate {
 			lo, loExact = truncateMin(lo, truncate, utf8Text), false
