@@ -91,10 +91,13 @@ func jsonString(s string) json.RawMessage {
 	return b
 }
 
-// isJSONObject reports whether s is one valid JSON object.
+// isJSONObject reports whether s is one valid JSON object, with nothing
+// around it but JSON's own whitespace (space, tab, CR, LF): s is passed
+// on as it is, so other Unicode spaces (a vertical tab) would leave
+// metadata GeoArrow cannot parse.
 func isJSONObject(s string) bool {
-	t := bytes.TrimSpace([]byte(s))
-	return len(t) > 0 && t[0] == '{' && json.Valid(t)
+	t := strings.TrimLeft(s, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid([]byte(s))
 }
 
 // geoLeaf returns the Parquet annotation of geoarrow.wkb type t, and false
