@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/geoarrow"
 )
 
@@ -217,18 +218,8 @@ func TestGeoNestedRoundTrip(t *testing.T) {
 	gb.AppendNull()
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := arrowio.NewWriter(&buf, schema, arrowio.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	rd, err := arrowio.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), arrowio.ReadOptions{Allocator: mem})
+	file := arrowiotest.WriteFile(t, schema, arrowio.WriteOptions{}, rec)
+	rd, err := arrowio.Open(bytes.NewReader(file), int64(len(file)), arrowio.ReadOptions{Allocator: mem})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 )
 
 // le4 and le8 are v's little-endian 4 and 8 bytes.
@@ -84,17 +85,7 @@ func TestIcebergBounds(t *testing.T) {
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := arrowio.NewWriter(&buf, schema, arrowio.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w, _ := arrowiotest.WriteClosed(t, schema, arrowio.WriteOptions{}, rec)
 	m := w.Metrics()
 	for i, c := range cols {
 		cm := &m.Columns[i]

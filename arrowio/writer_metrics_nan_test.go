@@ -1,7 +1,6 @@
 package arrowio_test
 
 import (
-	"bytes"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/quiverio/quiver/arrowio"
+	"github.com/quiverio/quiver/arrowio/internal/arrowiotest"
 	"github.com/quiverio/quiver/footer"
 )
 
@@ -109,7 +109,6 @@ func TestMetricsNaNCounts(t *testing.T) {
 			cols := []arrow.Array{f32.NewArray(), f16.NewArray(), d, list.NewArray(), ns.NewArray()}
 			recs = append(recs, array.NewRecordBatch(schema, cols, int64(n)))
 		}
-		var buf bytes.Buffer
 		opts := arrowio.WriteOptions{
 			MaxRowGroupRows: 2500,
 			DataPageSize:    1024,
@@ -118,18 +117,7 @@ func TestMetricsNaNCounts(t *testing.T) {
 		if !dictionary {
 			opts.DisableDictionary = true
 		}
-		w, err := arrowio.NewWriter(&buf, schema, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range recs {
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		w, _ := arrowiotest.WriteClosed(t, schema, opts, recs...)
 		m := w.Metrics()
 		for i, p := range paths {
 			c := m.Column(p)

@@ -20,6 +20,14 @@ import (
 // WriteFile writes recs with Quiver's Writer and opts and returns the file.
 func WriteFile(t testing.TB, schema *arrow.Schema, opts arrowio.WriteOptions, recs ...arrow.RecordBatch) []byte {
 	t.Helper()
+	_, file := WriteClosed(t, schema, opts, recs...)
+	return file
+}
+
+// WriteClosed is WriteFile that also returns the closed Writer, for its
+// Metadata and Metrics.
+func WriteClosed(t testing.TB, schema *arrow.Schema, opts arrowio.WriteOptions, recs ...arrow.RecordBatch) (*arrowio.Writer, []byte) {
+	t.Helper()
 	var buf bytes.Buffer
 	w, err := arrowio.NewWriter(&buf, schema, opts)
 	if err != nil {
@@ -33,7 +41,7 @@ func WriteFile(t testing.TB, schema *arrow.Schema, opts arrowio.WriteOptions, re
 	if err := w.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	return buf.Bytes()
+	return w, buf.Bytes()
 }
 
 // WriteTempFile writes batches record batches made (and released) one by
