@@ -149,11 +149,3 @@ func columnOf(t testing.TB, mem memory.Allocator, tbl arrow.Table, i int) arrow.
 	}
 	return a
 }
-
-// sameDecimal reports whether a and b are decimals of equal precision and
-// scale.
-func sameDecimal(a, b arrow.DataType) bool {
-	x, ok1 := a.(arrow.DecimalType)
-	y, ok2 := b.(arrow.DecimalType)
-	return ok1 && ok2 && x.GetPrecision() == y.GetPrecision() && x.GetScale() == y.GetScale()
-}

@@ -1,7 +1,6 @@
 package variantcheck
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -26,8 +25,6 @@ var (
 	objB     = []byte{2, 1, 1, 0, 2, 3 << 2, 1}
 	objEmpty = []byte{2, 0, 0}
 )
-
-func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 // variantArray builds a variant array of storage type st from rows, JSON
 // objects whose binary fields are []byte (base64 in JSON, as arrow-go's
